@@ -1,0 +1,66 @@
+//! The one error type of idb-ttl, grouped by cause rather than by operation.
+//!
+//! The pure core builds these; the JS edge turns [`Error::InvalidType`] into a `TypeError`,
+//! [`Error::OutOfRange`] into a `RangeError` and the storage variants into an `Error` whose
+//! `name` says which (see `js/error.rs`).
+
+/// Everything that can go wrong in idb-ttl. Each message names the value or the cause and,
+/// where the caller can act, how to fix it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// A value of the wrong type or an unparsable string (a JS `TypeError`).
+    #[error("{0}")]
+    InvalidType(String),
+    /// A value of the right type but outside what is accepted (a JS `RangeError`).
+    #[error("{0}")]
+    OutOfRange(String),
+    /// The browser refused a write for lack of space.
+    #[error("IndexedDB quota exceeded while {op}: {message}. Free space (delete entries, shorten ttls) or ask for persistent storage with navigator.storage.persist()")]
+    QuotaExceeded {
+        /// What idb-ttl was doing.
+        op: String,
+        /// The browser's own message.
+        message: String,
+    },
+    /// The connection is closed: by `close()`, by another tab deleting or upgrading the database,
+    /// or by the browser.
+    #[error("the database \"{db}\" is closed ({why}); open it again with TtlStore.open(\"{db}\")")]
+    Closed {
+        /// Database name.
+        db: String,
+        /// Who closed it.
+        why: String,
+    },
+    /// Any other IndexedDB failure, with the DOMException's name and message.
+    #[error("IndexedDB {name} while {op}: {message}")]
+    Storage {
+        /// What idb-ttl was doing.
+        op: String,
+        /// The DOMException name (`AbortError`, `DataCloneError`, ...).
+        name: String,
+        /// The browser's own message.
+        message: String,
+    },
+}
+
+impl Error {
+    /// `what` was given a value of the wrong type: `got` describes it, `accepted` lists what fits.
+    pub fn wrong_type(what: &str, got: &str, accepted: &str) -> Self {
+        Error::InvalidType(format!("{what} {got} is not accepted; expected {accepted}"))
+    }
+
+    /// The JS error class this error maps to: `"TypeError"`, `"RangeError"` or the storage names
+    /// `"QuotaExceededError"`, `"StoreClosedError"`, `"StorageError"`.
+    pub fn js_name(&self) -> &'static str {
+        match self {
+            Error::InvalidType(_) => "TypeError",
+            Error::OutOfRange(_) => "RangeError",
+            Error::QuotaExceeded { .. } => "QuotaExceededError",
+            Error::Closed { .. } => "StoreClosedError",
+            Error::Storage { .. } => "StorageError",
+        }
+    }
+}
+
+/// Shorthand used across the crate.
+pub type Result<T> = std::result::Result<T, Error>;
