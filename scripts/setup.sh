@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Installs everything the build and the tests need, skipping what is already there.
+# Safe to rerun; works with no stdin and CI=true. Needs: Debian 12, rustup (cargo), node + npm.
+# Each step prints one line: "ok <thing> (already there)" or "installing <thing>...".
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source "$ROOT/scripts/env.sh"
+export DEBIAN_FRONTEND=noninteractive
+
+die() { echo "setup: $*" >&2; exit 1; }
+
+for tool in rustup cargo node npm; do
+  command -v "$tool" >/dev/null || die "'$tool' not found: install rustup (Rust) and node 20+ first (see README Requirements)"
+done
+
+# Runs a command as root (this machine kind runs as root; sudo elsewhere).
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo -n "$@"
+  else die "need root for: $*"
+  fi
+}
+
+# 1. The wasm target for the Rust toolchain in use.
+# (grep without -q reads all its input, so pipefail never sees a SIGPIPE'd writer.)
+if rustup target list --installed | grep -x wasm32-unknown-unknown >/dev/null; then
+  echo "ok rust target wasm32-unknown-unknown (already there)"
+else
+  echo "installing rust target wasm32-unknown-unknown..."
+  rustup target add wasm32-unknown-unknown </dev/null
+fi
+
+# 2. Debian's Chromium and the chromedriver built for it (the page tests and wasm-pack test use both).
+missing_debs=()
+for deb in chromium chromium-driver; do
+  dpkg -s "$deb" 2>/dev/null | grep '^Status: install ok installed' >/dev/null || missing_debs+=("$deb")
+done
+if [ "${#missing_debs[@]}" -eq 0 ]; then
+  echo "ok chromium + chromium-driver (already there)"
+else
+  echo "installing ${missing_debs[*]} (apt)..."
+  # apt-get update only when the package lists are missing or a day old, or the install failed
+  # on stale lists.
+  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
+    as_root apt-get update -q </dev/null
+    as_root apt-get install -y -q "${missing_debs[@]}" </dev/null
+  elif ! as_root apt-get install -y -q "${missing_debs[@]}" </dev/null; then
+    as_root apt-get update -q </dev/null
+    as_root apt-get install -y -q "${missing_debs[@]}" </dev/null
+  fi
+fi
+
+# 3. wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in Cargo.lock: wasm-pack and
+#    the test runner refuse other versions and would try to download one (no downloads here).
+if [ ! -f Cargo.lock ]; then
+  cargo generate-lockfile </dev/null
+fi
+wb_want="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/^version = "|"$/, ""); print; exit }' Cargo.lock)"
+[ -n "$wb_want" ] || die "could not find the wasm-bindgen version in Cargo.lock"
+wb_have="$( (wasm-bindgen --version 2>/dev/null || true) | awk '{ print $2 }')"
+if [ "$wb_have" = "$wb_want" ]; then
+  echo "ok wasm-bindgen-cli $wb_want (already there)"
+else
+  echo "installing wasm-bindgen-cli $wb_want (was: ${wb_have:-none}; cargo install, a few minutes)..."
+  # Not --locked: its lockfile wants a crate version the registry mirror lacks (TOOLCHAIN.md #1).
+  cargo install wasm-bindgen-cli --version "$wb_want" --force </dev/null
+fi
+
+# 4. wasm-pack.
+if command -v wasm-pack >/dev/null; then
+  echo "ok wasm-pack (already there: $(wasm-pack --version 2>/dev/null | head -n 1))"
+else
+  echo "installing wasm-pack (cargo install, a few minutes)..."
+  cargo install wasm-pack --locked </dev/null
+fi
+
+# 5. The root npm dev dependencies: binaryen (a wasm-opt that runs on node; Debian's binaryen 108
+#    produces modules that fail to load, TOOLCHAIN.md #5) and playwright-core (page tests).
+npm_stamp="node_modules/.package-lock.json"   # npm rewrites it on every install
+npm_fresh=1
+for f in node_modules/.bin/wasm-opt node_modules/playwright-core/package.json "$npm_stamp"; do
+  [ -e "$f" ] || npm_fresh=0
+done
+if [ "$npm_fresh" -eq 1 ]; then
+  for f in package.json package-lock.json; do
+    if [ -e "$f" ] && [ "$f" -nt "$npm_stamp" ]; then npm_fresh=0; fi
+  done
+fi
+if [ "$npm_fresh" -eq 1 ]; then
+  echo "ok npm dev dependencies (already there: wasm-opt $(wasm-opt --version | awk '{ print $3 }'), playwright-core)"
+elif [ -f package-lock.json ]; then
+  echo "installing npm dev dependencies (npm ci)..."
+  npm ci --no-audit --no-fund </dev/null
+else
+  echo "installing npm dev dependencies (npm install)..."
+  npm install --no-audit --no-fund </dev/null
+fi
+
+wasm_opt="$(command -v wasm-opt || true)"
+case "$wasm_opt" in
+  "$ROOT/node_modules/.bin/wasm-opt") ;;
+  *) die "wasm-opt on PATH is '${wasm_opt:-none}', expected the npm one in node_modules/.bin" ;;
+esac

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Sets up everything, then runs every test, stopping at the first failing stage:
+#   1. scripts/setup.sh                                   (installs what is missing)
+#   2. cargo test                                         (host: the pure core)
+#   3. wasm-pack test --headless --chrome -- --test browser   (tests/browser.rs in Chromium)
+#   4. scripts/build.sh                                   (release www/pkg/ and pkg/)
+#   5. node --test tests/page/                            (playwright-core against the served demo)
+# Each runner's output is shown as it is, and kept in target/test-logs/<stage>.log. The last line
+# is "summary: N passed, M failed", summed over stages 2, 3 and 5.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source "$ROOT/scripts/env.sh"
+
+# The runner's limit is for the whole browser suite, not one test; its default (20 s) is too short.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}"
+
+LOGS="$ROOT/target/test-logs"
+mkdir -p "$LOGS"
+rm -f "$LOGS"/*.log
+
+total_passed=0
+total_failed=0
+breakdown=()
+t_all=$SECONDS
+
+# Counts from cargo/libtest "test result: ok. 3 passed; 0 failed; 1 ignored; ..." lines (several
+# per run: one per test binary and doc-tests). Prints "passed failed ignored".
+count_libtest() {
+  awk '/^test result: / {
+         for (i = 1; i <= NF; i++) {
+           if ($(i+1) ~ /^passed;?$/)  p += $i
+           if ($(i+1) ~ /^failed;?$/)  f += $i
+           if ($(i+1) ~ /^ignored;?$/) g += $i
+         }
+       }
+       END { printf "%d %d %d\n", p, f, g }' "$1"
+}
+
+# Counts from node's test runner summary, TAP ("# pass 3") or spec ("ℹ pass 3").
+count_node() {
+  awk '/^(# |ℹ )pass [0-9]+$/    { p = $3 }
+       /^(# |ℹ )fail [0-9]+$/    { f = $3 }
+       /^(# |ℹ )skipped [0-9]+$/ { g = $3 }
+       END { printf "%d %d %d\n", p, f, g }' "$1"
+}
+
+# summary [failed-stage]: the per-stage counts, then the closing line.
+summary() {
+  echo "== test.sh: ${breakdown[*]:-no test stage ran} ($((SECONDS - t_all)) s)"
+  if [ -n "${1:-}" ] && [ "$total_failed" -eq 0 ]; then
+    # A build or runner error, not a failing test: say so rather than print "0 failed".
+    echo "summary: ${total_passed} passed before stage '$1' failed to complete"
+  else
+    echo "summary: ${total_passed} passed, ${total_failed} failed"
+  fi
+}
+
+# run_stage <name> <counter|-> <command...>: runs the command with its output shown and logged;
+# adds its counts to the totals; on failure prints where to look and exits with its status.
+run_stage() {
+  local name="$1" counter="$2"
+  shift 2
+  local log="$LOGS/$name.log" t0=$SECONDS rc=0
+  echo
+  echo "== test.sh [$name]: $*"
+  set +e
+  "$@" </dev/null 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  if [ "$counter" != "-" ]; then
+    local p f g
+    read -r p f g < <("$counter" "$log")
+    total_passed=$((total_passed + p))
+    total_failed=$((total_failed + f))
+    breakdown+=("$name: $p passed, $f failed, $g ignored;")
+  fi
+  if [ "$rc" -ne 0 ]; then
+    echo
+    echo "== test.sh: stage '$name' FAILED (exit $rc) after $((SECONDS - t0)) s; full log: ${log#"$ROOT"/}"
+    summary "$name"
+    exit "$rc"
+  fi
+  echo "== test.sh [$name]: ok ($((SECONDS - t0)) s)"
+}
+
+run_stage setup - bash scripts/setup.sh
+
+run_stage cargo-test count_libtest cargo test
+
+if [ -f tests/browser.rs ]; then
+  run_stage browser-test count_libtest \
+    wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser
+else
+  echo
+  echo "== test.sh [browser-test]: SKIPPED: tests/browser.rs does not exist yet"
+  breakdown+=("browser-test: skipped (no tests/browser.rs);")
+fi
+
+run_stage build - bash scripts/build.sh
+
+if compgen -G "tests/page/*.test.mjs" >/dev/null; then
+  run_stage page-test count_node node --test tests/page/
+else
+  echo
+  echo "== test.sh [page-test]: SKIPPED: no tests/page/*.test.mjs yet"
+  breakdown+=("page-test: skipped (no tests/page/*.test.mjs);")
+fi
+
+echo
+summary
