@@ -1,0 +1,260 @@
+// Page tests: Debian's Chromium (driven by playwright-core) against the demo page in www/, served by
+// scripts/serve.mjs. Run with `node --test tests/page/` after scripts/build.sh has put the wasm
+// module in www/pkg/ (scripts/test.sh does both).
+//
+// Each test gets its own server on a free port, its own fresh --user-data-dir (so its IndexedDB
+// starts empty and survives page.reload()), and closes both in `finally`. Every wait is bounded.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// TOOLCHAIN.md #8: without the networking flags Chromium floods the closed network.
+const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const TEST_TIMEOUT_MS = 60_000;
+const READY_TIMEOUT_MS = 15_000;
+
+const sel = (testid, extra = "") => `[data-testid="${testid}"]${extra}`;
+const rowSel = (key) => sel("entry-row", `[data-key="${key}"]`);
+
+/** Starts `node scripts/serve.mjs <dir> 0` and resolves with its URL, read from its stdout line. */
+function startServer(dir) {
+  const child = spawn(process.execPath, [join(ROOT, "scripts/serve.mjs"), dir, "0"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL within 10 s: ${out}${err}`)), 10_000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.stderr.on("data", (d) => { err += d; });
+    child.on("error", (e) => { clearTimeout(timer); reject(e); });
+    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`serve.mjs exited (${code}): ${err}`)); });
+  });
+  return { child, url };
+}
+
+async function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const t = setTimeout(() => child.kill("SIGKILL"), 3_000);
+  await exited;
+  clearTimeout(t);
+}
+
+/**
+ * Runs `fn({ page, url })` with a served `dir` (default www/) and a Chromium on a fresh profile.
+ * Server, browser and profile directory are always cleaned up.
+ */
+async function withDemo(fn, { dir = join(ROOT, "www"), waitReady = true } = {}) {
+  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-page-"));
+  const server = startServer(dir);
+  let context;
+  try {
+    const url = await server.url;
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const pageErrors = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.goto(url);
+    if (waitReady) await waitForReady(page);
+    await fn({ page, url, pageErrors });
+    assert.deepEqual(pageErrors, [], "uncaught errors in the page");
+  } finally {
+    if (context) await context.close().catch(() => {});
+    await stopServer(server.child);
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** Waits until the page says the library is ready; fails with the page's own error banner if not. */
+async function waitForReady(page) {
+  await page.waitForSelector(sel("status", ':is([data-state="ready"], [data-state="error"])'), {
+    timeout: READY_TIMEOUT_MS,
+  });
+  const state = await page.getAttribute(sel("status"), "data-state");
+  if (state !== "ready") {
+    const banner = await page.textContent(sel("error-banner"));
+    assert.fail(`the demo page did not load the library (is www/pkg built? run scripts/build.sh): ${banner}`);
+  }
+}
+
+/** Fills the form and submits it. `mode` is "none" | "ttl" | "expiresAt". */
+async function addEntry(page, { key, value, mode = "none", expiry = "", asObject = false }) {
+  await page.fill(sel("key-input"), key);
+  await page.fill(sel("value-input"), value);
+  await page.setChecked(sel("object-checkbox"), asObject);
+  await page.check(sel(`expiry-${mode}`));
+  if (mode !== "none") await page.fill(sel("expiry-input"), expiry);
+  await page.click(sel("add-button"));
+}
+
+async function rowText(page, key, testid) {
+  return (await page.textContent(`${rowSel(key)} ${sel(testid)}`)).trim();
+}
+
+/** Polls `read()` every 100 ms until `ok(value)`, for at most `timeoutMs`; returns the last value. */
+async function poll(read, ok, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    last = await read();
+    if (ok(last)) return last;
+    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(last)} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const statNumber = async (page, name) => Number(await page.textContent(sel(`stat-${name}`)));
+
+test("an entry with a 3 s ttl survives a reload, then vanishes after its expiry", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withDemo(async ({ page }) => {
+    const key = "greeting";
+    const before = Date.now();
+    await addEntry(page, { key, value: "survives a reload", mode: "ttl", expiry: "3" });
+    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+    assert.match(await rowText(page, key, "entry-value"), /"survives a reload"/);
+    assert.match(await rowText(page, key, "entry-ttl"), /^\d\.\d s$/, "a countdown in seconds");
+
+    await page.reload();
+    await waitForReady(page);
+    const afterReload = Date.now() - before;
+    await page.waitForSelector(rowSel(key), { timeout: 2_000 }).catch(() => {
+      assert.fail(`the entry was not listed after the reload (${afterReload} ms after it was set with ttl 3 s)`);
+    });
+    assert.match(await rowText(page, key, "entry-value"), /"survives a reload"/);
+
+    await page.waitForSelector(rowSel(key), { state: "detached", timeout: 10_000 });
+    const gone = Date.now() - before;
+    assert.ok(gone >= 2_900, `the row vanished after ${gone} ms, before its 3 s ttl`);
+    assert.equal(await page.locator(sel("entry-row")).count(), 0);
+  });
+});
+
+test("an entry without expiry survives a reload and shows 'never'", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withDemo(async ({ page }) => {
+    const key = "prefs";
+    await addEntry(page, { key, value: "dark mode" });
+    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+
+    await page.reload();
+    await waitForReady(page);
+    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+    assert.match(await rowText(page, key, "entry-value"), /"dark mode"/);
+    assert.equal(await rowText(page, key, "entry-ttl"), "never");
+    assert.equal(await page.evaluate(() => window.store.expiresAt("prefs")), null);
+  });
+});
+
+test("an object value keeps its Date through IndexedDB (structured clone) across a reload", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withDemo(async ({ page }) => {
+    const key = "note";
+    await addEntry(page, { key, value: "with a date", mode: "ttl", expiry: "PT10M", asObject: true });
+    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+
+    await page.reload();
+    await waitForReady(page);
+    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+    assert.match(await rowText(page, key, "entry-value"), /\{ text: "with a date", savedAt: Date\(\d{4}-/);
+    const isDate = await page.evaluate(async () => (await window.store.get("note")).savedAt instanceof Date);
+    assert.equal(isDate, true, "savedAt read back as a Date");
+    const left = await page.evaluate(() => window.store.ttl("note"));
+    assert.ok(left > 590 && left <= 600, `ttl("note") = ${left}, expected about 600 s`);
+  });
+});
+
+test("a millisecond expiresAt (Date.now()) shows the library's RangeError and adds no row", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withDemo(async ({ page }) => {
+    const key = "token";
+    const ms = String(Date.now());
+    await addEntry(page, { key, value: "abc", mode: "expiresAt", expiry: ms });
+    await page.waitForSelector(sel("form-error"), { state: "visible", timeout: 5_000 });
+    const message = (await page.textContent(sel("form-error"))).trim();
+    assert.match(message, /^RangeError: /, "shown as the library threw it");
+    assert.match(message, /millisecond/i, "says it looks like milliseconds");
+    assert.ok(message.includes(ms), `quotes the value ${ms}: ${message}`);
+
+    await page.waitForTimeout(600); // a few table refreshes
+    assert.equal(await page.locator(rowSel(key)).count(), 0);
+    assert.equal(await page.textContent(sel("entry-count")), "0");
+    assert.equal(await page.evaluate(() => window.store.has("token")), false, "nothing was written");
+  });
+});
+
+test("the reaper panel shows passes and logs an 'expired' event", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withDemo(async ({ page }) => {
+    const runs0 = await statNumber(page, "reaperRuns");
+    const removed0 = await statNumber(page, "removedTotal");
+    assert.equal(await page.textContent(sel("stat-reaperPaused")), "false");
+
+    const key = "short-lived";
+    await addEntry(page, { key, value: "x", mode: "ttl", expiry: "1" });
+    await page.waitForSelector(sel("log-line", '[data-type="change"]'), { timeout: 5_000 });
+
+    // reapIntervalMs is 2000: within 10 s a pass removes the entry and fires "expired".
+    const expiredLine = sel("log-line", '[data-type="expired"]');
+    await page.waitForSelector(expiredLine, { timeout: 10_000 });
+    assert.match(await page.textContent(expiredLine), /short-lived/);
+
+    await poll(() => statNumber(page, "removedTotal"), (n) => n >= removed0 + 1, 3_000, "removedTotal");
+    await poll(() => statNumber(page, "reaperRuns"), (n) => n >= runs0 + 2, 10_000, "reaperRuns");
+    assert.match(await page.textContent(sel("stat-lastRun")), /removed \d+, remaining \d+, [\d.]+ ms/);
+    assert.equal(await page.locator(rowSel(key)).count(), 0);
+  });
+});
+
+test("pause stops the reaper, reap now still runs a pass", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withDemo(async ({ page }) => {
+    await page.click(sel("reaper-pause"));
+    await poll(() => page.textContent(sel("stat-reaperPaused")), (s) => s === "true", 2_000, "reaperPaused");
+    await page.waitForTimeout(300); // let a pass already under way finish
+    const runs = await statNumber(page, "reaperRuns");
+    await page.waitForTimeout(4_500); // two reaper intervals
+    assert.equal(await statNumber(page, "reaperRuns"), runs, "no pass while paused");
+
+    await page.click(sel("reap-now"));
+    const reapLine = sel("log-line", '[data-type="reap"]');
+    await page.waitForSelector(reapLine, { timeout: 5_000 });
+    assert.match(await page.textContent(reapLine), /reap\(\) → removed 0, remaining 0, [\d.]+ ms/);
+
+    await page.click(sel("reaper-resume"));
+    await poll(() => page.textContent(sel("stat-reaperPaused")), (s) => s === "false", 2_000, "reaperPaused");
+  });
+});
+
+test("without the wasm build the page shows an error banner naming the fix", { timeout: TEST_TIMEOUT_MS }, async () => {
+  // Serve a copy of the page without pkg/, as on a fresh clone before the build.
+  const bare = mkdtempSync(join(tmpdir(), "idb-ttl-www-"));
+  try {
+    for (const f of ["index.html", "app.js", "style.css"]) cpSync(join(ROOT, "www", f), join(bare, f));
+    await withDemo(async ({ page }) => {
+      await page.waitForSelector(sel("status", '[data-state="error"]'), { timeout: READY_TIMEOUT_MS });
+      await page.waitForSelector(sel("error-banner"), { state: "visible", timeout: 2_000 });
+      assert.match(await page.textContent(sel("error-banner")), /run scripts\/demo\.sh/);
+      assert.equal(await page.isDisabled(sel("add-button")), true);
+    }, { dir: bare, waitReady: false });
+  } finally {
+    rmSync(bare, { recursive: true, force: true });
+  }
+});

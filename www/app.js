@@ -1,0 +1,480 @@
+// The idb-ttl demo page: plain ES module, no bundler, no framework.
+// Everything it shows comes from the library's public API (see README / API.md).
+
+const DB_NAME = "idb-ttl-demo";
+const REAP_INTERVAL_MS = 2000;
+const TICK_MS = 250;
+const LOG_MAX = 200;
+
+const $ = (id) => document.getElementById(id);
+const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+
+let store = null;
+
+// ---------- formatting ----------
+
+function two(n) { return String(n).padStart(2, "0"); }
+
+function clock(date = new Date()) {
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, "0")}`;
+}
+
+/** A JS-literal-like rendering of a value, so the reader sees its real type (structured clone). */
+function describe(v, depth = 0) {
+  if (v === undefined) return "undefined";
+  if (v === null) return "null";
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (typeof v === "bigint") return `${v}n`;
+  if (v instanceof Date) return `Date(${isNaN(v) ? "Invalid Date" : v.toISOString()})`;
+  if (depth > 2) return "…";
+  if (Array.isArray(v)) return `[${v.slice(0, 8).map((x) => describe(x, depth + 1)).join(", ")}${v.length > 8 ? ", …" : ""}]`;
+  if (v instanceof Map) return `Map(${v.size})`;
+  if (v instanceof Set) return `Set(${v.size})`;
+  if (typeof Blob !== "undefined" && v instanceof Blob) return `Blob(${v.size} bytes)`;
+  if (ArrayBuffer.isView(v)) return `${v.constructor.name}(${v.length ?? v.byteLength})`;
+  if (typeof v === "object") {
+    const keys = Object.keys(v);
+    const inner = keys.slice(0, 8).map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${describe(v[k], depth + 1)}`);
+    return `{ ${inner.join(", ")}${keys.length > 8 ? ", …" : ""} }`;
+  }
+  return String(v);
+}
+
+function kindOf(v) {
+  if (v === null) return "null";
+  if (v instanceof Date) return "Date";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "object") return v.constructor && v.constructor !== Object ? v.constructor.name : "object";
+  return typeof v;
+}
+
+function formatLeft(secs) {
+  if (secs <= 0) return "0.0 s";
+  if (secs < 60) return `${secs.toFixed(1)} s`;
+  const s = Math.floor(secs);
+  if (s < 3600) return `${Math.floor(s / 60)}m ${two(s % 60)}s`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h ${two(Math.floor((s % 3600) / 60))}m`;
+  return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+}
+
+function formatExpiresAt(secs) {
+  const d = new Date(secs * 1000);
+  if (isNaN(d)) return String(secs);
+  return d.toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z").replace(/Z$/, "");
+}
+
+function errorText(e) {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  return String(e);
+}
+
+// ---------- the form ----------
+
+const form = $("entry-form");
+const keyInput = $("key");
+const valueInput = $("value");
+const asObject = $("as-object");
+const expiryInput = $("expiry");
+const expiryHint = $("expiry-hint");
+const presets = $("presets");
+const callPreview = $("call-preview");
+const formError = $("form-error");
+const formOk = $("form-ok");
+
+const MODES = {
+  none: {
+    placeholder: "no expiry",
+    hint: "The entry lives until it is deleted.",
+    presets: () => [],
+  },
+  ttl: {
+    placeholder: "3, PT30S, 2 minutes, 1h 30m",
+    hint: "Seconds from now (a number) or a duration: ISO-8601 (PT30S, P1DT2H) or plain (\"2 minutes\").",
+    presets: () => [["3", "3"], ["10", "10"], ["PT30S", "PT30S"], ["2 minutes", "2 minutes"], ["1h 30m", "1h 30m"],
+      ["-5", "-5", true], ["soon", "soon", true]],
+  },
+  expiresAt: {
+    placeholder: "2026-12-24T18:00:00+01:00 or Unix seconds",
+    hint: "An absolute time: ISO-8601 (no offset = UTC) or Unix time in seconds.",
+    presets: () => {
+      const now = Date.now();
+      const inSecs = (s) => new Date(now + s * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+      return [
+        [`ISO, in 20 s`, inSecs(20)],
+        [`ISO +01:00`, "2026-12-24T18:00:00+01:00"],
+        [`Unix s, in 1 min`, String(Math.round(now / 1000) + 60)],
+        [`Date.now()`, String(now), true],
+        [`2026-02-30`, "2026-02-30", true],
+      ];
+    },
+  },
+};
+
+function currentMode() {
+  return form.querySelector('input[name="mode"]:checked').value;
+}
+
+/** Numbers typed in the field are passed as numbers (Unix seconds / ttl seconds), the rest as strings. */
+function expiryArg(raw) {
+  const t = raw.trim();
+  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
+  if (t === "NaN") return NaN;
+  if (t === "Infinity" || t === "+Infinity") return Infinity;
+  if (t === "-Infinity") return -Infinity;
+  return raw;
+}
+
+function literal(v) {
+  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : String(v);
+  return JSON.stringify(v);
+}
+
+function buildCall() {
+  const key = keyInput.value;
+  const text = valueInput.value;
+  const mode = currentMode();
+  const value = asObject.checked ? { text, savedAt: new Date() } : text;
+  const valueSrc = asObject.checked ? `{ text: ${JSON.stringify(text)}, savedAt: new Date() }` : JSON.stringify(text);
+  let options;
+  let optionsSrc = "";
+  if (mode !== "none") {
+    const arg = expiryArg(expiryInput.value);
+    options = { [mode]: arg };
+    optionsSrc = `, { ${mode}: ${literal(arg)} }`;
+  }
+  return { key, value, options, src: `await store.set(${JSON.stringify(key)}, ${valueSrc}${optionsSrc})` };
+}
+
+function renderPresets() {
+  presets.replaceChildren();
+  for (const [label, value, bad] of MODES[currentMode()].presets()) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = bad ? "chip bad" : "chip";
+    b.textContent = label;
+    b.title = bad ? `${value} (refused by the library, try it)` : value;
+    b.dataset.testid = "preset";
+    b.addEventListener("click", () => { expiryInput.value = value; updatePreview(); expiryInput.focus(); });
+    presets.append(b);
+  }
+}
+
+function updateMode() {
+  const mode = currentMode();
+  const m = MODES[mode];
+  expiryInput.disabled = mode === "none";
+  expiryInput.placeholder = m.placeholder;
+  expiryHint.textContent = m.hint;
+  if (mode === "none") expiryInput.value = "";
+  renderPresets();
+  updatePreview();
+}
+
+function updatePreview() {
+  callPreview.textContent = buildCall().src;
+}
+
+function showError(e) {
+  formError.textContent = errorText(e);
+  formError.hidden = false;
+  formOk.textContent = "";
+}
+
+function clearError() {
+  formError.hidden = true;
+  formError.textContent = "";
+}
+
+let okTimer = 0;
+async function onSubmit(ev) {
+  ev.preventDefault();
+  if (!store) return;
+  const { key, value, options } = buildCall();
+  clearError();
+  try {
+    await store.set(key, value, options);
+    clearTimeout(okTimer);
+    formOk.textContent = `Set ${JSON.stringify(key)}.`;
+    okTimer = setTimeout(() => { formOk.textContent = ""; }, 3000);
+    await refresh();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+form.addEventListener("submit", onSubmit);
+form.addEventListener("input", updatePreview);
+for (const r of form.querySelectorAll('input[name="mode"]')) r.addEventListener("change", updateMode);
+
+// ---------- the entries table ----------
+
+const tbody = $("entries-body");
+const emptyNote = $("entries-empty");
+const countEl = $("entry-count");
+const rows = new Map(); // rowId -> { tr, cells, expiresAt }
+let entries = []; // [{ key, value, expiresAt }], in the store's key order
+
+const rowId = (key) => `${typeof key}:${key}`;
+
+function actionButton(label, testid, title, handler) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "ghost small";
+  b.textContent = label;
+  b.title = title;
+  b.dataset.testid = testid;
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try { await handler(); await refresh(); } catch (e) { logLine("error", errorText(e)); } finally { b.disabled = false; }
+  });
+  return b;
+}
+
+function makeRow(key) {
+  const tr = document.createElement("tr");
+  tr.dataset.testid = "entry-row";
+  tr.dataset.key = String(key);
+  const cell = (testid, cls) => {
+    const td = document.createElement("td");
+    td.dataset.testid = testid;
+    if (cls) td.className = cls;
+    tr.append(td);
+    return td;
+  };
+  const cells = {
+    key: cell("entry-key", "mono"),
+    value: cell("entry-value", "mono value"),
+    expires: cell("entry-expires", "mono expires"),
+    left: cell("entry-ttl", "num mono"),
+  };
+  const act = document.createElement("td");
+  act.className = "row-actions";
+  act.append(
+    actionButton("Persist", "entry-persist", `store.persist(${literal(key)})`, () => store.persist(key)),
+    actionButton("Expire in 10 s", "entry-expire10", `store.expire(${literal(key)}, { ttl: 10 })`, () => store.expire(key, { ttl: 10 })),
+    actionButton("Delete", "entry-delete", `store.delete(${literal(key)})`, () => store.delete(key)),
+  );
+  act.lastChild.classList.add("danger");
+  tr.append(act);
+  return { tr, cells };
+}
+
+function renderEntries() {
+  const seen = new Set();
+  let prev = null;
+  for (const e of entries) {
+    const id = rowId(e.key);
+    seen.add(id);
+    let row = rows.get(id);
+    if (!row) {
+      row = makeRow(e.key);
+      rows.set(id, row);
+    }
+    // Keep DOM order equal to key order without recreating rows (buttons stay clickable).
+    const want = prev ? prev.nextSibling : tbody.firstChild;
+    if (want !== row.tr) tbody.insertBefore(row.tr, want);
+    prev = row.tr;
+
+    row.cells.key.textContent = String(e.key);
+    const desc = describe(e.value);
+    if (row.cells.value.dataset.desc !== desc) {
+      row.cells.value.dataset.desc = desc;
+      row.cells.value.replaceChildren();
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      badge.textContent = kindOf(e.value);
+      const text = document.createElement("span");
+      text.className = "text";
+      text.dataset.testid = "entry-value-text";
+      text.textContent = desc;
+      text.title = desc;
+      const wrap = document.createElement("div");
+      wrap.className = "value-wrap";
+      wrap.append(badge, text);
+      row.cells.value.append(wrap);
+    }
+    row.expiresAt = e.expiresAt;
+    if (e.expiresAt === null) {
+      row.cells.expires.textContent = "—";
+      row.cells.expires.title = "no expiry (expiresAt: null)";
+    } else {
+      row.cells.expires.textContent = formatExpiresAt(e.expiresAt);
+      row.cells.expires.title = `Unix seconds: ${e.expiresAt}`;
+    }
+    row.tr.querySelector('[data-testid="entry-persist"]').hidden = e.expiresAt === null;
+  }
+  for (const [id, row] of rows) {
+    if (!seen.has(id)) { row.tr.remove(); rows.delete(id); }
+  }
+  countEl.textContent = String(entries.length);
+  emptyNote.hidden = entries.length > 0;
+  renderCountdowns();
+}
+
+function renderCountdowns() {
+  const now = Date.now() / 1000;
+  for (const row of rows.values()) {
+    const left = row.cells.left;
+    if (row.expiresAt === null || row.expiresAt === undefined) {
+      left.textContent = "never";
+      left.className = "num mono never";
+    } else {
+      const secs = row.expiresAt - now;
+      left.textContent = formatLeft(secs);
+      left.className = `num mono ${secs < 5 ? "soon" : ""}`;
+    }
+  }
+}
+
+// One read of the store at a time; ticks that arrive while one is running are skipped.
+let refreshing = null;
+function refresh() {
+  if (!store) return Promise.resolve();
+  if (refreshing) return refreshing;
+  refreshing = (async () => {
+    try {
+      const list = await store.entries();
+      const expiries = await Promise.all(list.map(([k]) => store.expiresAt(k)));
+      // expiresAt() is undefined when the entry expired between the two reads: drop it.
+      entries = list
+        .map(([key, value], i) => ({ key, value, expiresAt: expiries[i] }))
+        .filter((e) => e.expiresAt !== undefined);
+      renderEntries();
+    } catch (e) {
+      logLine("error", `refresh failed: ${errorText(e)}`);
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+$("clear").addEventListener("click", async () => {
+  try { await store.clear(); await refresh(); } catch (e) { logLine("error", errorText(e)); }
+});
+
+// ---------- the reaper panel ----------
+
+const logEl = $("event-log");
+
+function logLine(type, text) {
+  const li = document.createElement("li");
+  li.dataset.testid = "log-line";
+  li.dataset.type = type;
+  const time = document.createElement("time");
+  time.textContent = clock();
+  const tag = document.createElement("span");
+  tag.className = `tag ${type}`;
+  tag.textContent = type;
+  const msg = document.createElement("span");
+  msg.className = "msg";
+  msg.textContent = text;
+  li.append(time, tag, msg);
+  logEl.prepend(li);
+  while (logEl.children.length > LOG_MAX) logEl.lastChild.remove();
+}
+
+function reportText(r) {
+  if (!r) return "—";
+  const ms = typeof r.durationMs === "number" ? r.durationMs.toFixed(1) : r.durationMs;
+  return `removed ${r.removed}, remaining ${r.remaining}, ${ms} ms`;
+}
+
+function renderStats() {
+  if (!store) return;
+  const s = store.stats();
+  byTestId("stat-reaperRuns").textContent = String(s.reaperRuns);
+  byTestId("stat-removedTotal").textContent = String(s.removedTotal);
+  byTestId("stat-lastRun").textContent = reportText(s.lastRun);
+  const paused = byTestId("stat-reaperPaused");
+  paused.textContent = String(s.reaperPaused);
+  paused.className = s.reaperPaused ? "paused" : "running";
+  $("reaper-pause").disabled = s.reaperPaused;
+  $("reaper-resume").disabled = !s.reaperPaused;
+}
+
+$("reap-now").addEventListener("click", async () => {
+  try {
+    const r = await store.reap();
+    logLine("reap", `reap() → ${reportText(r)}`);
+    renderStats();
+    await refresh();
+  } catch (e) { logLine("error", errorText(e)); }
+});
+$("reaper-pause").addEventListener("click", () => { store.pauseReaper(); logLine("reaper", "pauseReaper()"); renderStats(); });
+$("reaper-resume").addEventListener("click", () => { store.resumeReaper(); logLine("reaper", "resumeReaper()"); renderStats(); });
+$("log-clear").addEventListener("click", () => logEl.replaceChildren());
+
+function describeDetail(detail) {
+  if (detail === undefined || detail === null) return "";
+  if (typeof detail !== "object") return String(detail);
+  return describe(detail);
+}
+
+// ---------- start ----------
+
+function setStatus(state, text) {
+  const el = byTestId("status");
+  el.dataset.state = state;
+  byTestId("status-text").textContent = text;
+}
+
+function fail(stage, e) {
+  setStatus("error", "Not loaded");
+  const banner = byTestId("error-banner");
+  banner.replaceChildren();
+  const strong = document.createElement("strong");
+  strong.textContent = `The idb-ttl library failed to ${stage}. `;
+  const fix = document.createElement("span");
+  fix.append("Build the wasm module and serve this page with ");
+  const code = document.createElement("code");
+  code.textContent = "run scripts/demo.sh";
+  fix.append(code, " from the repository root.");
+  const detail = document.createElement("pre");
+  detail.dataset.testid = "error-detail";
+  detail.textContent = errorText(e);
+  banner.append(strong, fix, detail);
+  banner.hidden = false;
+}
+
+async function main() {
+  $("loaded-at").textContent = clock();
+  $("interval").textContent = `${REAP_INTERVAL_MS / 1000} s`;
+  updateMode();
+
+  let mod;
+  try {
+    mod = await import("./pkg/idb_ttl.js");
+    await mod.default();
+  } catch (e) {
+    fail("load (./pkg/idb_ttl.js)", e);
+    return;
+  }
+  try {
+    store = await mod.TtlStore.open(DB_NAME, { reapIntervalMs: REAP_INTERVAL_MS });
+  } catch (e) {
+    fail(`open the store "${DB_NAME}"`, e);
+    return;
+  }
+  window.store = store; // for poking at it from the devtools console
+
+  store.addEventListener("expired", (ev) => {
+    const keys = ev.detail?.keys ?? [];
+    logLine("expired", `${keys.length} expired: ${keys.map(literal).join(", ")}`);
+    renderStats();
+  });
+  store.addEventListener("change", (ev) => {
+    logLine("change", describeDetail(ev.detail));
+  });
+
+  for (const id of ["reap-now", "clear"]) $(id).disabled = false;
+  form.querySelector('button[type="submit"]').disabled = false;
+  setStatus("ready", `Ready · ${DB_NAME} · reaper every ${REAP_INTERVAL_MS / 1000} s`);
+
+  await refresh();
+  renderStats();
+  setInterval(() => { renderCountdowns(); renderStats(); refresh(); }, TICK_MS);
+}
+
+main();
