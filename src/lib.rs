@@ -1,6 +1,39 @@
-//! idb-ttl: a time-to-live key-value store for the browser, persisting in IndexedDB.
+//! # idb-ttl
+//!
+//! A time-to-live key-value store for the browser: entries carry an expiry, reads never return an
+//! expired entry, and a background reaper removes expired entries from IndexedDB in batches.
+//!
+//! ```js
+//! import init, { TtlStore } from "idb-ttl";   // init() only with --target web
+//! await init();
+//! const store = await TtlStore.open("app-cache", { reapIntervalMs: 60_000 });
+//! await store.set("session", { user: 7 }, { ttl: 3600 });                      // seconds from now
+//! await store.set("banner", "hello", { expiresAt: "2026-12-24T18:00:00+01:00" }); // ISO-8601
+//! await store.get("session");   // the value, or undefined once expired
+//! ```
+//!
+//! The tree, room by room:
+//! - [`core`]: pure Rust, no browser and no clock (`now` is an argument): expiry parsing and
+//!   arithmetic, store options, reaper planning. Tested on the host with `cargo test`.
+//! - `idb`: the IndexedDB adapter, the only module touching IndexedDB (layout notes there).
+//! - `timer`: the only module touching timers and the clock.
+//! - `store`: the store in Rust terms: connection, reaper passes, events.
+//! - `js`: the wasm-bindgen surface, converting JS values and errors, nothing else.
 #![deny(missing_docs, missing_debug_implementations)]
 
 pub mod core;
 
+#[cfg(target_arch = "wasm32")]
+pub mod idb;
+#[cfg(target_arch = "wasm32")]
+pub mod js;
+#[cfg(target_arch = "wasm32")]
+pub mod store;
+#[cfg(target_arch = "wasm32")]
+pub mod timer;
+
 pub use crate::core::error::{Error, Result};
+#[cfg(target_arch = "wasm32")]
+pub use crate::js::TtlStore;
+#[cfg(target_arch = "wasm32")]
+pub use crate::store::Store;

@@ -1,1 +1,136 @@
-//! (being written)
+//! Reaper planning and bookkeeping: how much one pass may remove, in which batches, and the
+//! counters `stats()` reports. The IndexedDB adapter executes the plan; nothing here does I/O.
+
+use crate::core::error::{Error, Result};
+
+/// Default period of the background reaper (MongoDB's TTL monitor runs every 60 s).
+pub const DEFAULT_REAP_INTERVAL_MS: u32 = 60_000;
+/// Default cap on entries removed by one pass (ArangoDB `--ttl.max-total-removes`).
+pub const DEFAULT_MAX_REMOVES_PER_RUN: u32 = 10_000;
+/// Default number of entries removed per IndexedDB transaction inside a pass.
+pub const DEFAULT_BATCH_SIZE: u32 = 500;
+
+/// The caps a pass runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReapLimits {
+    /// Entries removed per transaction.
+    pub batch_size: u32,
+    /// Entries removed per pass, across all its batches.
+    pub max_removes_per_run: u32,
+}
+
+impl Default for ReapLimits {
+    fn default() -> Self {
+        ReapLimits {
+            batch_size: DEFAULT_BATCH_SIZE,
+            max_removes_per_run: DEFAULT_MAX_REMOVES_PER_RUN,
+        }
+    }
+}
+
+impl ReapLimits {
+    /// Validated limits; both must be at least 1 (a cap of 0 would make `reap()` a silent no-op).
+    pub fn new(batch_size: u32, max_removes_per_run: u32) -> Result<Self> {
+        for (name, v) in [("batchSize", batch_size), ("maxRemovesPerRun", max_removes_per_run)] {
+            if v == 0 {
+                return Err(Error::OutOfRange(format!(
+                    "{name} 0 is not accepted; expected a whole number >= 1 (use pauseReaper() or autoReap: false to stop reaping)"
+                )));
+            }
+        }
+        Ok(ReapLimits { batch_size, max_removes_per_run })
+    }
+
+    /// How many entries the next batch may remove after `removed_so_far` in this pass; 0 ends the pass.
+    pub fn next_batch(&self, removed_so_far: u32) -> u32 {
+        self.batch_size.min(self.max_removes_per_run.saturating_sub(removed_so_far))
+    }
+}
+
+/// What one pass did (`ReapReport` in JS).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ReapReport {
+    /// Entries removed by this pass.
+    pub removed: u32,
+    /// Expired entries still stored after the pass (non-zero when the cap was hit).
+    pub remaining: u32,
+    /// Wall time of the pass.
+    pub duration_ms: f64,
+}
+
+/// Counters across passes (`Stats` in JS, together with `reaperPaused`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ReaperStats {
+    /// Passes completed, background or `reap()`.
+    pub reaper_runs: u64,
+    /// Entries removed by all passes.
+    pub removed_total: u64,
+    /// The latest pass, if any.
+    pub last_run: Option<ReapReport>,
+}
+
+impl ReaperStats {
+    /// Accounts for a finished pass.
+    pub fn record(&mut self, report: ReapReport) {
+        self.reaper_runs += 1;
+        self.removed_total += u64::from(report.removed);
+        self.last_run = Some(report);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_fill_up_to_the_cap_then_stop() {
+        // (batch, cap, removed so far, expected next batch)
+        let table = [
+            (500, 10_000, 0, 500),
+            (500, 10_000, 9_800, 200),
+            (500, 10_000, 10_000, 0),
+            (500, 10_000, 12_000, 0),
+            (500, 300, 0, 300),
+            (1, 3, 2, 1),
+            (7, 20, 14, 6),
+        ];
+        for (batch, cap, done, want) in table {
+            let l = ReapLimits::new(batch, cap).unwrap();
+            assert_eq!(l.next_batch(done), want, "batch {batch} cap {cap} done {done}");
+        }
+    }
+
+    #[test]
+    fn a_pass_is_split_into_the_expected_batches() {
+        let l = ReapLimits::new(500, 1_200).unwrap();
+        let mut removed = 0;
+        let mut batches = vec![];
+        loop {
+            let n = l.next_batch(removed);
+            if n == 0 {
+                break;
+            }
+            batches.push(n);
+            removed += n;
+        }
+        assert_eq!(batches, vec![500, 500, 200]);
+    }
+
+    #[test]
+    fn zero_limits_are_refused_with_their_name() {
+        let e = ReapLimits::new(0, 10).unwrap_err();
+        assert!(matches!(&e, Error::OutOfRange(m) if m.contains("batchSize 0")), "{e}");
+        let e = ReapLimits::new(10, 0).unwrap_err();
+        assert!(matches!(&e, Error::OutOfRange(m) if m.contains("maxRemovesPerRun 0")), "{e}");
+    }
+
+    #[test]
+    fn stats_accumulate_runs() {
+        let mut s = ReaperStats::default();
+        s.record(ReapReport { removed: 3, remaining: 0, duration_ms: 1.5 });
+        s.record(ReapReport { removed: 0, remaining: 2, duration_ms: 0.5 });
+        assert_eq!(s.reaper_runs, 2);
+        assert_eq!(s.removed_total, 3);
+        assert_eq!(s.last_run.unwrap().remaining, 2);
+    }
+}

@@ -1,0 +1,47 @@
+// Per-record helpers for the IndexedDB adapter (src/idb/mod.rs). They run on the JS side of the
+// wasm boundary so that building, filtering and mapping thousands of records costs one call, not
+// one call per field. No logic about *when* things expire lives here: `now` always comes from Rust.
+
+// A stored record. The object store's in-line key path is ["e", "k"]: records sort by expiry
+// (Unix ms, Infinity = never), so everything expired is one contiguous key range.
+export function record(k, e, v) { return { k, e, v }; }
+export function recordExpiry(r) { return r.e; }
+export function recordValue(r) { return r.v; }
+
+// Primary keys are [e, k].
+export function pkExpiry(pk) { return pk[0]; }
+export function pkKeys(pks) { return pks.map((p) => p[1]); }
+export function lastOf(arr) { return arr[arr.length - 1]; }
+
+// Reads of the by_key index come back in key order; keep the live ones.
+export function liveKeys(pks, now) {
+  const out = [];
+  for (const p of pks) if (p[0] > now) out.push(p[1]);
+  return out;
+}
+export function liveValues(recs, now) {
+  const out = [];
+  for (const r of recs) if (r.e > now) out.push(r.v);
+  return out;
+}
+export function liveEntries(recs, now) {
+  const out = [];
+  for (const r of recs) if (r.e > now) out.push([r.k, r.v]);
+  return out;
+}
+
+// Indices of `keys` to write when the same key appears more than once: the last one wins, as if
+// the writes ran one after another. Map equality matches IndexedDB's for string and number keys.
+export function lastWins(keys) {
+  const last = new Map();
+  keys.forEach((k, i) => last.set(k, i));
+  return Uint32Array.from(last.values()).sort();
+}
+
+// Resolves with the request's result, rejects with its DOMException.
+export function settle(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}

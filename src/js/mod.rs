@@ -1,0 +1,279 @@
+//! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (../shared/API.md). Each method
+//! converts its arguments (`convert`), calls [`Store`](crate::store::Store) and turns errors into
+//! JS exceptions (`error`). Its TypeScript declaration is written by hand in
+//! `pkg-template/types.d.ts`, included below, so that it can be strict.
+
+pub mod convert;
+pub mod error;
+
+use std::future::Future;
+
+use js_sys::Promise;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use crate::core::entry::ms_to_secs;
+use crate::core::error::{Error, Result};
+use crate::core::reaper::ReapReport;
+use crate::store::{Store, EVENT_TYPES};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = include_str!("../../pkg-template/types.d.ts");
+
+/// A time-to-live key-value store over one IndexedDB database.
+#[wasm_bindgen(skip_typescript)]
+#[derive(Debug)]
+pub struct TtlStore {
+    store: Store,
+}
+
+/// Runs `f` as a Promise; its error becomes the rejection.
+fn promise<T: Into<JsValue>>(f: impl Future<Output = Result<T>> + 'static) -> Promise {
+    future_to_promise(async move { f.await.map(Into::into).map_err(error::to_js) })
+}
+
+/// Unix ms or "no expiry" as the API reports them: seconds, `null`, or `undefined` if missing.
+fn seconds_or_null(v: Option<Option<f64>>) -> JsValue {
+    match v {
+        None => JsValue::UNDEFINED,
+        Some(None) => JsValue::NULL,
+        Some(Some(ms)) => JsValue::from_f64(ms_to_secs(ms)),
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReportJs {
+    removed: u32,
+    remaining: u32,
+    duration_ms: f64,
+}
+
+impl From<ReapReport> for ReportJs {
+    fn from(r: ReapReport) -> Self {
+        ReportJs { removed: r.removed, remaining: r.remaining, duration_ms: r.duration_ms }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatsJs {
+    reaper_runs: f64,
+    removed_total: f64,
+    last_run: Option<ReportJs>,
+    reaper_paused: bool,
+}
+
+fn to_plain<T: Serialize>(v: &T) -> JsValue {
+    let ser = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+    v.serialize(&ser).unwrap_or(JsValue::NULL)
+}
+
+#[wasm_bindgen]
+impl TtlStore {
+    /// Opens (creating if needed) the IndexedDB database `name`.
+    pub fn open(name: JsValue, options: JsValue) -> Promise {
+        promise(async move {
+            let name = db_name(&name)?;
+            let config = convert::store_options(&options)?;
+            Ok(TtlStore { store: Store::open(&name, config).await? })
+        })
+    }
+
+    /// Deletes the whole database `name`.
+    pub fn destroy(name: JsValue) -> Promise {
+        promise(async move {
+            Store::destroy(&db_name(&name)?).await?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// The database name.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.store.name().to_owned()
+    }
+
+    /// Writes `value` under `key`, resolving once committed.
+    pub fn set(&self, key: JsValue, value: JsValue, options: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move {
+            let key = convert::key(&key)?;
+            let spec = convert::set_options(&options)?;
+            store.set(key, value, spec).await?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// The value, or `undefined` if missing or expired.
+    pub fn get(&self, key: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.get(&convert::key(&key)?).await })
+    }
+
+    /// Whether `key` has a live entry.
+    pub fn has(&self, key: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.has(&convert::key(&key)?).await })
+    }
+
+    /// Removes `key`; `true` if a live entry was removed.
+    pub fn delete(&self, key: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.delete(convert::key(&key)?).await })
+    }
+
+    /// Removes every entry.
+    pub fn clear(&self) -> Promise {
+        let store = self.store.clone();
+        promise(async move {
+            store.clear().await?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Writes `[key, value]` / `[key, value, options]` entries in one transaction, all or nothing.
+    #[wasm_bindgen(js_name = setMany)]
+    pub fn set_many(&self, entries: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move {
+            let writes = convert::set_many_entries(&entries)?;
+            store.set_many_and_notify(writes).await?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Values in the order of `keys`, `undefined` where missing or expired.
+    #[wasm_bindgen(js_name = getMany)]
+    pub fn get_many(&self, keys: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.get_many(&convert::keys("getMany keys", &keys)?).await })
+    }
+
+    /// Removes `keys`; how many live entries were removed.
+    #[wasm_bindgen(js_name = deleteMany)]
+    pub fn delete_many(&self, keys: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.delete_many(convert::keys("deleteMany keys", &keys)?).await })
+    }
+
+    /// Live keys in key order.
+    pub fn keys(&self) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.keys().await })
+    }
+
+    /// Live values in key order.
+    pub fn values(&self) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.values().await })
+    }
+
+    /// Live `[key, value]` pairs in key order.
+    pub fn entries(&self) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.entries().await })
+    }
+
+    /// Number of live entries.
+    pub fn count(&self) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.count().await })
+    }
+
+    /// Unix seconds; `null` = no expiry; `undefined` = missing or expired.
+    #[wasm_bindgen(js_name = expiresAt)]
+    pub fn expires_at(&self, key: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move { Ok(seconds_or_null(store.expires_at_ms(&convert::key(&key)?).await?)) })
+    }
+
+    /// Seconds left; `null` = no expiry; `undefined` = missing or expired.
+    pub fn ttl(&self, key: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move { Ok(seconds_or_null(store.ttl_ms(&convert::key(&key)?).await?)) })
+    }
+
+    /// Sets or changes the expiry of a live entry; `false` if missing.
+    pub fn expire(&self, key: JsValue, options: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move {
+            let key = convert::key(&key)?;
+            let spec = convert::expire_options(&options)?;
+            store.expire(key, &spec).await
+        })
+    }
+
+    /// Removes the expiry; `false` if missing or it had none.
+    pub fn persist(&self, key: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.persist(convert::key(&key)?).await })
+    }
+
+    /// Runs one reaper pass now.
+    pub fn reap(&self) -> Promise {
+        let store = self.store.clone();
+        promise(async move { Ok(to_plain(&ReportJs::from(store.reap().await?))) })
+    }
+
+    /// Reaper counters.
+    pub fn stats(&self) -> JsValue {
+        let s = self.store.stats();
+        to_plain(&StatsJs {
+            reaper_runs: s.reaper_runs as f64,
+            removed_total: s.removed_total as f64,
+            last_run: s.last_run.map(ReportJs::from),
+            reaper_paused: self.store.reaper_paused(),
+        })
+    }
+
+    /// Stops the background reaper.
+    #[wasm_bindgen(js_name = pauseReaper)]
+    pub fn pause_reaper(&self) {
+        self.store.pause_reaper();
+    }
+
+    /// Restarts the background reaper.
+    #[wasm_bindgen(js_name = resumeReaper)]
+    pub fn resume_reaper(&self) {
+        self.store.resume_reaper();
+    }
+
+    /// Stops the reaper and closes the database.
+    pub fn close(&self) {
+        self.store.close();
+    }
+
+    /// Listens for `"expired"`, `"change"` or `"error"`.
+    #[wasm_bindgen(js_name = addEventListener)]
+    pub fn add_event_listener(&self, kind: JsValue, listener: JsValue) -> std::result::Result<(), JsValue> {
+        let (kind, f) = listener_args(&kind, &listener).map_err(error::to_js)?;
+        self.store.events().add_event_listener_with_callback(&kind, f)
+    }
+
+    /// Removes a listener added with `addEventListener`.
+    #[wasm_bindgen(js_name = removeEventListener)]
+    pub fn remove_event_listener(&self, kind: JsValue, listener: JsValue) -> std::result::Result<(), JsValue> {
+        let (kind, f) = listener_args(&kind, &listener).map_err(error::to_js)?;
+        self.store.events().remove_event_listener_with_callback(&kind, f)
+    }
+}
+
+fn db_name(v: &JsValue) -> Result<String> {
+    match v.as_string() {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(Error::wrong_type("database name", &convert::describe(v), "a non-empty string")),
+    }
+}
+
+fn listener_args<'a>(kind: &JsValue, listener: &'a JsValue) -> Result<(String, &'a js_sys::Function)> {
+    let kind = kind
+        .as_string()
+        .filter(|k| EVENT_TYPES.contains(&k.as_str()))
+        .ok_or_else(|| Error::wrong_type("event type", &convert::describe(kind), "\"expired\", \"change\" or \"error\""))?;
+    let f = listener
+        .dyn_ref::<js_sys::Function>()
+        .ok_or_else(|| Error::wrong_type("listener", &convert::describe(listener), "a function"))?;
+    Ok((kind, f))
+}

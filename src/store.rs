@@ -1,0 +1,332 @@
+//! The store as Rust sees it: one connection, the reaper's state and events, and every
+//! operation of the `TtlStore` API in Rust terms. `js/` converts JS arguments into these calls;
+//! the browser tests can call them directly.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use web_sys::{CustomEvent, CustomEventInit, EventTarget};
+
+use crate::core::config::StoreConfig;
+use crate::core::entry::{ExpirySpec, NEVER_MS};
+use crate::core::error::{Error, Result};
+use crate::core::reaper::{ReapReport, ReaperStats};
+use crate::idb::{Conn, ExpiryChange, Write};
+use crate::timer::{now_ms, ReaperTimer};
+
+/// The events a store dispatches.
+pub const EVENT_TYPES: [&str; 3] = ["expired", "change", "error"];
+
+/// An open store. Cloning shares it.
+#[derive(Debug, Clone)]
+pub struct Store(Rc<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    name: String,
+    config: StoreConfig,
+    conn: RefCell<Option<Rc<Conn>>>,
+    closed_why: RefCell<String>,
+    stats: RefCell<ReaperStats>,
+    paused: Cell<bool>,
+    reaping: Cell<bool>,
+    timer: RefCell<Option<ReaperTimer>>,
+    events: EventTarget,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database `name` and starts the reaper if `auto_reap`.
+    pub async fn open(name: &str, config: StoreConfig) -> Result<Store> {
+        let events = EventTarget::new().map_err(|e| Error::Storage {
+            op: "creating the event target".into(),
+            name: "Error".into(),
+            message: format!("{e:?}"),
+        })?;
+        let inner = Rc::new(Inner {
+            name: name.to_owned(),
+            config,
+            conn: RefCell::new(None),
+            closed_why: RefCell::new(String::new()),
+            stats: RefCell::new(ReaperStats::default()),
+            paused: Cell::new(false),
+            reaping: Cell::new(false),
+            timer: RefCell::new(None),
+            events,
+        });
+        let weak = Rc::downgrade(&inner);
+        let conn = Conn::open(name, move |why| {
+            if let Some(inner) = weak.upgrade() {
+                Store(inner).shut(why);
+            }
+        })
+        .await?;
+        inner.conn.replace(Some(Rc::new(conn)));
+        let store = Store(inner);
+        if store.0.config.auto_reap {
+            store.start_timer();
+        }
+        Ok(store)
+    }
+
+    /// Deletes the database `name` and everything in it.
+    pub async fn destroy(name: &str) -> Result<()> {
+        Conn::destroy(name).await
+    }
+
+    /// The database name.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// The options the store was opened with.
+    pub fn config(&self) -> &StoreConfig {
+        &self.0.config
+    }
+
+    fn conn(&self) -> Result<Rc<Conn>> {
+        self.0.conn.borrow().clone().ok_or_else(|| Error::Closed {
+            db: self.0.name.clone(),
+            why: self.0.closed_why.borrow().clone(),
+        })
+    }
+
+    /// Stops the reaper and closes the connection; later calls fail with a `Closed` error.
+    pub fn close(&self) {
+        if let Some(conn) = self.0.conn.borrow().as_ref() {
+            conn.close();
+        }
+        self.shut("close() was called");
+    }
+
+    fn shut(&self, why: &str) {
+        self.0.timer.replace(None);
+        if self.0.conn.replace(None).is_some() {
+            self.0.closed_why.replace(why.to_owned());
+        }
+    }
+
+    /// Whether `close()` was called or someone else closed the connection.
+    pub fn is_closed(&self) -> bool {
+        self.0.conn.borrow().is_none()
+    }
+
+    /// Writes `key`; see [`ExpirySpec`] for the options.
+    pub async fn set(&self, key: JsValue, value: JsValue, spec: ExpirySpec) -> Result<()> {
+        let keys = Array::of1(&key);
+        self.set_many(vec![Write { key, value, spec }]).await?;
+        self.emit_change("set", keys);
+        Ok(())
+    }
+
+    /// Writes all of `writes` in one transaction, or none of them.
+    pub async fn set_many(&self, writes: Vec<Write>) -> Result<()> {
+        let conn = self.conn()?;
+        conn.write(&writes, self.0.config.default_ttl.as_ref(), now_ms()).await
+    }
+
+    /// `set_many` followed by its `"change"` event (`set` fires its own with op `"set"`).
+    pub async fn set_many_and_notify(&self, writes: Vec<Write>) -> Result<()> {
+        let keys: Array = writes.iter().map(|w| w.key.clone()).collect();
+        self.set_many(writes).await?;
+        self.emit_change("setMany", keys);
+        Ok(())
+    }
+
+    /// The live value, `undefined` if missing or expired.
+    pub async fn get(&self, key: &JsValue) -> Result<JsValue> {
+        self.conn()?.get(key, now_ms()).await
+    }
+
+    /// Whether `key` has a live entry.
+    pub async fn has(&self, key: &JsValue) -> Result<bool> {
+        Ok(self.conn()?.live_expiry(key, now_ms()).await?.is_some())
+    }
+
+    /// Live values in the order of `keys`.
+    pub async fn get_many(&self, keys: &Array) -> Result<Array> {
+        self.conn()?.get_many(keys, now_ms()).await
+    }
+
+    /// Removes `key`; `true` if it was live.
+    pub async fn delete(&self, key: JsValue) -> Result<bool> {
+        let keys = Array::of1(&key);
+        let removed = self.conn()?.delete_many(&keys, now_ms()).await? > 0;
+        self.emit_change("delete", keys);
+        Ok(removed)
+    }
+
+    /// Removes `keys`; how many were live.
+    pub async fn delete_many(&self, keys: Array) -> Result<u32> {
+        let removed = self.conn()?.delete_many(&keys, now_ms()).await?;
+        self.emit_change("deleteMany", keys);
+        Ok(removed)
+    }
+
+    /// Removes every entry.
+    pub async fn clear(&self) -> Result<()> {
+        self.conn()?.clear().await?;
+        self.emit_change("clear", Array::new());
+        Ok(())
+    }
+
+    /// Live keys, in key order.
+    pub async fn keys(&self) -> Result<Array> {
+        self.conn()?.keys(now_ms()).await
+    }
+
+    /// Live values, in key order.
+    pub async fn values(&self) -> Result<Array> {
+        self.conn()?.values(now_ms()).await
+    }
+
+    /// Live `[key, value]` pairs, in key order.
+    pub async fn entries(&self) -> Result<Array> {
+        self.conn()?.entries(now_ms()).await
+    }
+
+    /// Number of live entries.
+    pub async fn count(&self) -> Result<u32> {
+        self.conn()?.count(now_ms()).await
+    }
+
+    /// The live entry's expiry in Unix ms: `Some(None)` = no expiry, `None` = missing or expired.
+    pub async fn expires_at_ms(&self, key: &JsValue) -> Result<Option<Option<f64>>> {
+        let e = self.conn()?.live_expiry(key, now_ms()).await?;
+        Ok(e.map(|e| (e != NEVER_MS).then_some(e)))
+    }
+
+    /// Milliseconds left: `Some(None)` = no expiry, `None` = missing or expired.
+    pub async fn ttl_ms(&self, key: &JsValue) -> Result<Option<Option<f64>>> {
+        let now = now_ms();
+        let e = self.conn()?.live_expiry(key, now).await?;
+        Ok(e.map(|e| (e != NEVER_MS).then_some(e - now)))
+    }
+
+    /// Sets a new expiry on a live entry (Redis `EXPIRE`); `false` if missing. An expiry in the
+    /// past removes the entry (and still answers `true`).
+    pub async fn expire(&self, key: JsValue, spec: &ExpirySpec) -> Result<bool> {
+        let changed = self.conn()?.change_expiry(&key, ExpiryChange::Set(spec), now_ms()).await?;
+        if changed {
+            self.emit_change("expire", Array::of1(&key));
+        }
+        Ok(changed)
+    }
+
+    /// Removes a live entry's expiry (Redis `PERSIST`); `false` if missing or it had none.
+    pub async fn persist(&self, key: JsValue) -> Result<bool> {
+        let changed = self.conn()?.change_expiry(&key, ExpiryChange::Remove, now_ms()).await?;
+        if changed {
+            self.emit_change("persist", Array::of1(&key));
+        }
+        Ok(changed)
+    }
+
+    /// Runs one reaper pass now: removes entries expired at the start of the pass, in batches of
+    /// `batch_size`, at most `max_removes_per_run`, then fires `"expired"` with their keys.
+    pub async fn reap(&self) -> Result<ReapReport> {
+        let conn = self.conn()?;
+        let limits = self.0.config.limits;
+        self.0.reaping.set(true);
+        let started = now_ms();
+        let pass = async {
+            let removed_keys = Array::new();
+            let mut removed = 0u32;
+            let mut capped = false;
+            loop {
+                let limit = limits.next_batch(removed);
+                if limit == 0 {
+                    capped = true;
+                    break;
+                }
+                let batch = conn.reap_batch(started, limit).await?;
+                removed += batch.length();
+                for k in batch.iter() {
+                    removed_keys.push(&k);
+                }
+                if batch.length() < limit {
+                    break;
+                }
+            }
+            // Only a pass stopped by its cap can have left expired entries behind.
+            let remaining = if capped { conn.count_expired(started).await? } else { 0 };
+            Ok::<_, Error>((removed_keys, ReapReport { removed, remaining, duration_ms: now_ms() - started }))
+        };
+        let result = pass.await;
+        self.0.reaping.set(false);
+        let (keys, report) = result?;
+        self.0.stats.borrow_mut().record(report);
+        if report.removed > 0 {
+            self.emit("expired", &detail(&[("keys", keys.into())]));
+        }
+        Ok(report)
+    }
+
+    /// Reaper counters so far.
+    pub fn stats(&self) -> ReaperStats {
+        *self.0.stats.borrow()
+    }
+
+    /// Whether the background reaper is paused.
+    pub fn reaper_paused(&self) -> bool {
+        self.0.paused.get()
+    }
+
+    /// Stops background passes until [`Store::resume_reaper`]; `reap()` still works.
+    pub fn pause_reaper(&self) {
+        self.0.paused.set(true);
+        self.0.timer.replace(None);
+    }
+
+    /// Restarts background passes (if the store was opened with `auto_reap`).
+    pub fn resume_reaper(&self) {
+        self.0.paused.set(false);
+        if self.0.config.auto_reap && !self.is_closed() {
+            self.start_timer();
+        }
+    }
+
+    fn start_timer(&self) {
+        let weak: Weak<Inner> = Rc::downgrade(&self.0);
+        let timer = ReaperTimer::start(self.0.config.reap_interval_ms, move || {
+            let Some(inner) = weak.upgrade() else { return };
+            if inner.paused.get() || inner.reaping.get() {
+                return;
+            }
+            let store = Store(inner);
+            wasm_bindgen_futures::spawn_local(async move {
+                if let Err(e) = store.reap().await {
+                    store.emit("error", &detail(&[("error", crate::js::error::to_js(e))]));
+                }
+            });
+        });
+        self.0.timer.replace(Some(timer));
+    }
+
+    /// The target `addEventListener` forwards to.
+    pub fn events(&self) -> &EventTarget {
+        &self.0.events
+    }
+
+    fn emit_change(&self, op: &str, keys: Array) {
+        self.emit("change", &detail(&[("op", JsValue::from_str(op)), ("keys", keys.into())]));
+    }
+
+    fn emit(&self, kind: &str, detail: &JsValue) {
+        let init = CustomEventInit::new();
+        init.set_detail(detail);
+        if let Ok(event) = CustomEvent::new_with_event_init_dict(kind, &init) {
+            // A listener that throws is reported by the browser; it must not fail the write.
+            let _ = self.0.events.dispatch_event(&event);
+        }
+    }
+}
+
+fn detail(fields: &[(&str, JsValue)]) -> JsValue {
+    let obj = Object::new();
+    for (k, v) in fields {
+        let _ = Reflect::set(&obj, &JsValue::from_str(k), v);
+    }
+    obj.into()
+}
