@@ -1,0 +1,26 @@
+// One headless Chromium session with a persistent profile in a temp dir (TOOLCHAIN.md #8).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+export const FLAGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+export async function launch() {
+  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-bench-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: FLAGS,
+  });
+  const version = context.browser()?.version() ?? null;
+  return {
+    context, profile, version,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
