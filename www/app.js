@@ -420,21 +420,23 @@ function setStatus(state, text) {
   byTestId("status-text").textContent = text;
 }
 
-function fail(stage, e) {
+function fail(stage, e, fixHint) {
   setStatus("error", "Not loaded");
   const banner = byTestId("error-banner");
   banner.replaceChildren();
   const strong = document.createElement("strong");
   strong.textContent = `The idb-ttl library failed to ${stage}. `;
-  const fix = document.createElement("span");
-  fix.append("Build the wasm module and serve this page with ");
-  const code = document.createElement("code");
-  code.textContent = "run scripts/demo.sh";
-  fix.append(code, " from the repository root.");
+  banner.append(strong);
+  if (fixHint) {
+    const code = document.createElement("code");
+    code.textContent = "scripts/demo.sh";
+    banner.append("To fix it, run ", code,
+      " from the repository root: it builds the wasm module into www/pkg/ and serves this page.");
+  }
   const detail = document.createElement("pre");
   detail.dataset.testid = "error-detail";
   detail.textContent = errorText(e);
-  banner.append(strong, fix, detail);
+  banner.append(detail);
   banner.hidden = false;
 }
 
@@ -448,13 +450,13 @@ async function main() {
     mod = await import("./pkg/idb_ttl.js");
     await mod.default();
   } catch (e) {
-    fail("load (./pkg/idb_ttl.js)", e);
+    fail("load (./pkg/idb_ttl.js)", e, true);
     return;
   }
   try {
     store = await mod.TtlStore.open(DB_NAME, { reapIntervalMs: REAP_INTERVAL_MS });
   } catch (e) {
-    fail(`open the store "${DB_NAME}"`, e);
+    fail(`open the store "${DB_NAME}"`, e, false);
     return;
   }
   window.store = store; // for poking at it from the devtools console
@@ -467,6 +469,12 @@ async function main() {
   store.addEventListener("change", (ev) => {
     logLine("change", describeDetail(ev.detail));
   });
+  // A background reaper pass that failed (e.g. IndexedDB closed under it).
+  try {
+    store.addEventListener("error", (ev) => logLine("error", `reaper: ${errorText(ev.detail?.error)}`));
+  } catch (e) {
+    logLine("error", `addEventListener("error"): ${errorText(e)}`);
+  }
 
   for (const id of ["reap-now", "clear"]) $(id).disabled = false;
   form.querySelector('button[type="submit"]').disabled = false;
