@@ -1,0 +1,163 @@
+//! The reaper: physical removal, caps and batches, the re-check, the timer, pause and resume.
+
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::util::*;
+
+fn field(v: &JsValue, name: &str) -> JsValue {
+    Reflect::get(v, &name.into()).unwrap()
+}
+
+/// `n` entries expiring in 0.1 s (`e0`..) and `live` entries that do not expire (`live0`..).
+async fn fill(s: &JsValue, n: u32, live: u32) {
+    let src = format!(
+        "[...Array.from({{ length: {n} }}, (_, i) => ['e' + i, {{ i }}, {{ ttl: 0.1 }}]), \
+          ...Array.from({{ length: {live} }}, (_, i) => ['live' + i, i])]"
+    );
+    call(s, "setMany", &[js(&src)]).await;
+    sleep(150).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_pass_physically_removes_expired_records_and_reports_them() {
+    let name = db_name("physical");
+    let s = open_manual(&name).await;
+    fill(&s, 30, 5).await;
+    assert_eq!(raw_records(&name).await.length(), 35, "expired records are stored until reaped");
+    let expired = listen(&s, "expired");
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&report, "removed")), 30.0);
+    assert_eq!(num(&field(&report, "remaining")), 0.0);
+    assert!(num(&field(&report, "durationMs")) >= 0.0);
+    let left = raw_keys(&name).await;
+    assert_eq!(left.len(), 5);
+    assert!(left.iter().all(|k| k.as_string().unwrap().starts_with("live")));
+    assert_eq!(expired.length(), 1);
+    let mut keys = strings(&field(&expired.get(0), "keys"));
+    keys.sort();
+    let mut want: Vec<String> = (0..30).map(|i| format!("e{i}")).collect();
+    want.sort();
+    assert_eq!(keys, want);
+    let stats = call(&s, "stats", &[]).await;
+    assert_eq!(num(&field(&stats, "reaperRuns")), 1.0);
+    assert_eq!(num(&field(&stats, "removedTotal")), 30.0);
+    assert_eq!(num(&field(&field(&stats, "lastRun"), "removed")), 30.0);
+    // Nothing left: a second pass removes nothing and fires no event.
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&report, "removed")), 0.0);
+    assert_eq!(expired.length(), 1);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_per_pass_cap_holds_and_remaining_is_reported() {
+    let name = db_name("cap");
+    let s = open(&name, js("({ autoReap: false, batchSize: 7, maxRemovesPerRun: 20 })")).await;
+    fill(&s, 45, 3).await;
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&report, "removed")), 20.0);
+    assert_eq!(num(&field(&report, "remaining")), 25.0);
+    assert_eq!(raw_records(&name).await.length(), 28);
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!((num(&field(&report, "removed")), num(&field(&report, "remaining"))), (20.0, 5.0));
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!((num(&field(&report, "removed")), num(&field(&report, "remaining"))), (5.0, 0.0));
+    assert_eq!(raw_records(&name).await.length(), 3);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn an_entry_rewritten_while_a_pass_runs_survives_it() {
+    // The pass removes 1 entry per transaction; the write below lands between its transactions,
+    // after the pass has started and while e39 is still stored as expired. Only entries still
+    // expired when their batch is deleted go (YDB's re-check): the rewritten one stays.
+    let name = db_name("recheck");
+    let s = open(&name, js("({ autoReap: false, batchSize: 1 })")).await;
+    fill(&s, 40, 0).await;
+    let pass = try_call(&s, "reap", &[]);
+    let args = ["e39".into(), "fresh".into(), js("({ ttl: 3600 })")];
+    let write = try_call(&s, "set", &args);
+    let (pass, write) = futures_join(pass, write).await;
+    write.expect("set");
+    let report = pass.expect("reap");
+    assert_eq!(num(&field(&report, "removed")), 39.0);
+    assert_eq!(call(&s, "get", &["e39".into()]).await, "fresh");
+    let raw = raw_keys(&name).await;
+    assert_eq!(raw.len(), 1);
+    assert_eq!(raw[0], "e39");
+    destroy(&name).await;
+}
+
+/// Runs two futures concurrently on the single JS thread.
+async fn futures_join<A: std::future::Future, B: std::future::Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let (mut ra, mut rb) = (None, None);
+    let mut a = std::pin::pin!(a);
+    let mut b = std::pin::pin!(b);
+    std::future::poll_fn(|cx| {
+        if ra.is_none() {
+            if let std::task::Poll::Ready(v) = a.as_mut().poll(cx) {
+                ra = Some(v);
+            }
+        }
+        if rb.is_none() {
+            if let std::task::Poll::Ready(v) = b.as_mut().poll(cx) {
+                rb = Some(v);
+            }
+        }
+        if ra.is_some() && rb.is_some() { std::task::Poll::Ready(()) } else { std::task::Poll::Pending }
+    })
+    .await;
+    (ra.unwrap(), rb.unwrap())
+}
+
+#[wasm_bindgen_test]
+async fn the_background_reaper_runs_on_its_interval_and_can_pause() {
+    let name = db_name("timer");
+    let s = open(&name, js("({ reapIntervalMs: 100 })")).await;
+    let expired = listen(&s, "expired");
+    fill(&s, 10, 1).await;
+    // Bounded wait for a background pass.
+    for _ in 0..40 {
+        if expired.length() > 0 {
+            break;
+        }
+        sleep(50).await;
+    }
+    assert_eq!(expired.length(), 1, "the timer ran a pass");
+    assert_eq!(raw_records(&name).await.length(), 1);
+    call(&s, "pauseReaper", &[]).await;
+    assert_eq!(field(&call(&s, "stats", &[]).await, "reaperPaused"), JsValue::TRUE);
+    let runs = num(&field(&call(&s, "stats", &[]).await, "reaperRuns"));
+    fill(&s, 5, 0).await;
+    sleep(400).await;
+    assert_eq!(num(&field(&call(&s, "stats", &[]).await, "reaperRuns")), runs, "paused: no pass");
+    assert_eq!(raw_records(&name).await.length(), 6);
+    call(&s, "resumeReaper", &[]).await;
+    for _ in 0..40 {
+        if expired.length() > 1 {
+            break;
+        }
+        sleep(50).await;
+    }
+    assert_eq!(expired.length(), 2, "resumed: a pass ran");
+    assert_eq!(raw_records(&name).await.length(), 1);
+    // close() stops the timer: no pass after it.
+    call(&s, "close", &[]).await;
+    let runs = num(&field(&call(&s, "stats", &[]).await, "reaperRuns"));
+    sleep(300).await;
+    assert_eq!(num(&field(&call(&s, "stats", &[]).await, "reaperRuns")), runs);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn entries_without_expiry_are_never_reaped() {
+    let name = db_name("never");
+    let s = open_manual(&name).await;
+    fill(&s, 0, 50).await;
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&report, "removed")), 0.0);
+    assert_eq!(raw_records(&name).await.length(), 50);
+    destroy(&name).await;
+}

@@ -1,0 +1,146 @@
+//! Helpers for the browser suite: a fresh database per test, calling `TtlStore` methods by name,
+//! building JS values from source, and reading IndexedDB directly (not through the store).
+
+#![allow(dead_code)]
+
+use js_sys::{Array, Function, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// A database name no other test uses.
+pub fn db_name(test: &str) -> String {
+    format!("idb-ttl-test-{test}-{}", (js_sys::Math::random() * 1e12) as u64)
+}
+
+/// Evaluates a JS expression: `js("({ ttl: 0.2 })")`, `js("new Map([[1, 'a']])")`.
+pub fn js(src: &str) -> JsValue {
+    js_sys::eval(&format!("({src})")).unwrap_or_else(|e| panic!("bad test source {src}: {e:?}"))
+}
+
+/// Awaits `v` if it is a Promise.
+async fn resolve(v: JsValue) -> Result<JsValue, JsValue> {
+    match v.dyn_into::<Promise>() {
+        Ok(p) => JsFuture::from(p).await,
+        Err(v) => Ok(v),
+    }
+}
+
+/// Opens a store through `TtlStore.open(name, options)`, as a page would.
+pub async fn open(name: &str, options: JsValue) -> JsValue {
+    try_open(name, options).await.unwrap_or_else(|e| panic!("open {name}: {e:?}"))
+}
+
+/// `TtlStore.open` whose error the test wants to see.
+pub async fn try_open(name: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    resolve(idb_ttl::TtlStore::open(name.into(), options).into()).await
+}
+
+/// Opens a store whose reaper never runs on its own.
+pub async fn open_manual(name: &str) -> JsValue {
+    open(name, js("({ autoReap: false })")).await
+}
+
+/// Calls `store[method](...args)` and awaits the result if it is a Promise.
+pub async fn try_call(store: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    let f: Function = Reflect::get(store, &method.into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .unwrap_or_else(|| panic!("TtlStore has no method {method}"));
+    let args: Array = args.iter().collect();
+    resolve(f.apply(store, &args)?).await
+}
+
+/// `try_call` that must succeed.
+pub async fn call(store: &JsValue, method: &str, args: &[JsValue]) -> JsValue {
+    try_call(store, method, args).await.unwrap_or_else(|e| panic!("{method} failed: {}", message(&e)))
+}
+
+/// The error's `name: message`.
+pub fn message(e: &JsValue) -> String {
+    match e.dyn_ref::<js_sys::Error>() {
+        Some(err) => format!("{}: {}", String::from(err.name()), String::from(err.message())),
+        None => format!("{e:?}"),
+    }
+}
+
+/// Asserts `e` is a JS error named `name` whose message contains every part of `parts`.
+pub fn assert_error(e: &JsValue, name: &str, parts: &[&str]) {
+    let err = e.dyn_ref::<js_sys::Error>().unwrap_or_else(|| panic!("not an Error: {e:?}"));
+    let (got_name, msg) = (String::from(err.name()), String::from(err.message()));
+    assert_eq!(got_name, name, "wrong error class for: {msg}");
+    for p in parts {
+        assert!(msg.contains(p), "message {msg:?} lacks {p:?}");
+    }
+    match name {
+        "TypeError" => assert!(e.is_instance_of::<js_sys::TypeError>(), "{msg}"),
+        "RangeError" => assert!(e.is_instance_of::<js_sys::RangeError>(), "{msg}"),
+        _ => {}
+    }
+}
+
+/// Waits `ms` milliseconds.
+pub async fn sleep(ms: u32) {
+    gloo_timers::future::TimeoutFuture::new(ms).await;
+}
+
+/// Deletes the database after a test.
+pub async fn destroy(name: &str) {
+    resolve(idb_ttl::TtlStore::destroy(name.into()).into()).await.expect("destroy");
+}
+
+/// Every record physically stored in the `entries` object store, read with plain IndexedDB
+/// (no idb-ttl code involved), as `{k, e, v}` objects.
+pub async fn raw_records(name: &str) -> Array {
+    let src = format!(
+        r#"new Promise((resolve, reject) => {{
+            const open = indexedDB.open({name:?});
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {{
+                const db = open.result;
+                const req = db.transaction("entries").objectStore("entries").getAll();
+                req.onsuccess = () => {{ db.close(); resolve(req.result); }};
+                req.onerror = () => {{ db.close(); reject(req.error); }};
+            }};
+        }})"#
+    );
+    resolve(js(&src)).await.expect("raw read").unchecked_into()
+}
+
+/// Keys of the raw records, in stored (expiry) order.
+pub async fn raw_keys(name: &str) -> Vec<JsValue> {
+    raw_records(name).await.iter().map(|r| Reflect::get(&r, &"k".into()).unwrap()).collect()
+}
+
+/// A JS array from values.
+pub fn arr(items: &[JsValue]) -> JsValue {
+    items.iter().collect::<Array>().into()
+}
+
+/// `JSON.stringify(v)`, for comparing plain values.
+pub fn json(v: &JsValue) -> String {
+    js_sys::JSON::stringify(v).map(String::from).unwrap_or_else(|_| format!("{v:?}"))
+}
+
+/// Strings from a JS array of strings.
+pub fn strings(v: &JsValue) -> Vec<String> {
+    v.dyn_ref::<Array>().expect("an array").iter().map(|s| s.as_string().expect("a string")).collect()
+}
+
+/// `v` as a number.
+pub fn num(v: &JsValue) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v:?}"))
+}
+
+/// Collects the `event.detail` of every event of `kind` the store fires into a JS array.
+pub fn listen(store: &JsValue, kind: &str) -> Array {
+    let seen = Array::new();
+    let sink = seen.clone();
+    let f = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
+        sink.push(&Reflect::get(&ev, &"detail".into()).unwrap());
+    });
+    let add: Function = Reflect::get(store, &"addEventListener".into()).unwrap().unchecked_into();
+    add.call2(store, &kind.into(), f.as_ref()).expect("addEventListener");
+    f.forget();
+    seen
+}
