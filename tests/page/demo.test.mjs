@@ -224,6 +224,27 @@ test("the reaper panel shows passes and logs an 'expired' event", { timeout: TES
   });
 });
 
+test("row actions: persist, expire in 10 s, delete", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withDemo(async ({ page }) => {
+    const key = "row";
+    await addEntry(page, { key, value: "v", mode: "ttl", expiry: "2 minutes" });
+    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+    assert.match(await rowText(page, key, "entry-ttl"), /^1m 5\ds$|^2m 00s$/);
+
+    await page.click(`${rowSel(key)} ${sel("entry-persist")}`);
+    await poll(() => rowText(page, key, "entry-ttl"), (t) => t === "never", 3_000, "time left after persist");
+
+    await page.click(`${rowSel(key)} ${sel("entry-expire10")}`);
+    await poll(() => rowText(page, key, "entry-ttl"), (t) => /^\d\.\d s$|^10\.0 s$/.test(t), 3_000, "time left after expire");
+    const left = await page.evaluate(() => window.store.ttl("row"));
+    assert.ok(left > 7 && left <= 10, `ttl("row") = ${left}, expected about 10 s`);
+
+    await page.click(`${rowSel(key)} ${sel("entry-delete")}`);
+    await page.waitForSelector(rowSel(key), { state: "detached", timeout: 3_000 });
+    assert.equal(await page.evaluate(() => window.store.has("row")), false);
+  });
+});
+
 test("pause stops the reaper, reap now still runs a pass", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withDemo(async ({ page }) => {
     await page.click(sel("reaper-pause"));
