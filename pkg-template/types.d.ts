@@ -1,5 +1,7 @@
-// Option, report and event types of idb-ttl. Included verbatim in the generated idb_ttl.d.ts
-// through `typescript_custom_section`; wasm-bindgen generates the `TtlStore` class itself.
+// The TypeScript declarations of idb-ttl: option, report and event types and the `TtlStore`
+// class. Included verbatim in the generated idb_ttl.d.ts through `typescript_custom_section`
+// (src/js/mod.rs); the class is declared here by hand (wasm-bindgen's own declaration is skipped)
+// so that its signatures can be precise.
 // Times are Unix SECONDS unless a name ends in `Ms`.
 
 /** A key: a string or a finite number (IndexedDB key order: numbers sort before strings). */
@@ -123,6 +125,13 @@ export interface ChangeEventDetail {
 export interface TtlStoreEventMap {
   expired: CustomEvent<ExpiredEventDetail>;
   change: CustomEvent<ChangeEventDetail>;
+  error: CustomEvent<ErrorEventDetail>;
+}
+
+/** `event.detail` of the `"error"` event: a background reaper pass failed (a `reap()` call rejects instead). */
+export interface ErrorEventDetail {
+  /** A `StoreClosedError`, `QuotaExceededError` or `StorageError`. */
+  error: Error;
 }
 
 /** The `"expired"` event. */
@@ -130,3 +139,65 @@ export type ExpiredEvent = CustomEvent<ExpiredEventDetail>;
 
 /** The `"change"` event. */
 export type ChangeEvent = CustomEvent<ChangeEventDetail>;
+
+/**
+ * A time-to-live key-value store over one IndexedDB database. Every method that touches the
+ * database returns a Promise; bad arguments reject it with a `TypeError` or `RangeError` (nothing
+ * is written), storage failures with an `Error` named `QuotaExceededError`, `StoreClosedError` or
+ * `StorageError`.
+ */
+export class TtlStore {
+  private constructor();
+  /** Frees the wasm-side object; `close()` first if the store is open. */
+  free(): void;
+  /** Opens (creating if needed) the IndexedDB database `name`. */
+  static open(name: string, options?: StoreOptions): Promise<TtlStore>;
+  /** Deletes the whole database; open stores on it close (later calls reject with `StoreClosedError`). */
+  static destroy(name: string): Promise<void>;
+  /** The database name. */
+  readonly name: string;
+  /** Writes `value` under `key`; resolves once committed. An expiry in the past removes the key. */
+  set(key: Key, value: unknown, options?: SetOptions): Promise<void>;
+  /** The value, or `undefined` if missing or expired. */
+  get<T = unknown>(key: Key): Promise<T | undefined>;
+  /** Whether `key` has a live (unexpired) entry. */
+  has(key: Key): Promise<boolean>;
+  /** Removes `key`; `true` if a live entry was removed. */
+  delete(key: Key): Promise<boolean>;
+  /** Removes every entry. */
+  clear(): Promise<void>;
+  /** Writes every entry in one transaction: all or nothing. */
+  setMany(entries: SetManyEntry[]): Promise<void>;
+  /** Values in the order of `keys`, `undefined` where missing or expired. */
+  getMany<T = unknown>(keys: Key[]): Promise<(T | undefined)[]>;
+  /** Removes `keys`; how many live entries were removed. */
+  deleteMany(keys: Key[]): Promise<number>;
+  /** Live keys, in IndexedDB key order (numbers before strings). */
+  keys(): Promise<Key[]>;
+  /** Live values, in key order. */
+  values<T = unknown>(): Promise<T[]>;
+  /** Live `[key, value]` pairs, in key order. */
+  entries<T = unknown>(): Promise<[Key, T][]>;
+  /** Number of live entries. */
+  count(): Promise<number>;
+  /** Expiry in Unix seconds; `null` = no expiry; `undefined` = missing or expired. */
+  expiresAt(key: Key): Promise<number | null | undefined>;
+  /** Seconds left (fractional); `null` = no expiry; `undefined` = missing or expired. */
+  ttl(key: Key): Promise<number | null | undefined>;
+  /** Sets or changes the expiry of a live entry (Redis `EXPIRE`); `false` if missing. A past expiry removes it. */
+  expire(key: Key, options: ExpireOptions): Promise<boolean>;
+  /** Removes the expiry (Redis `PERSIST`); `false` if missing or it had none. */
+  persist(key: Key): Promise<boolean>;
+  /** Runs one reaper pass now. */
+  reap(): Promise<ReapReport>;
+  /** Reaper counters. */
+  stats(): Stats;
+  /** Stops the background reaper (`reap()` still works). */
+  pauseReaper(): void;
+  /** Restarts the background reaper. */
+  resumeReaper(): void;
+  /** Stops the reaper and closes the database; later calls reject with `StoreClosedError`. */
+  close(): void;
+  addEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
+  removeEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
+}

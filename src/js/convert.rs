@@ -164,7 +164,7 @@ pub fn store_options(v: &JsValue) -> Result<StoreConfig> {
     };
     if let Some(v) = present(prop(&obj, "defaultTtl")) {
         let mut holder = String::new();
-        config.default_ttl = Some(Ttl::parse(ttl_input("defaultTtl", &v, &mut holder)?)?);
+        config.default_ttl = Some(Ttl::parse_as("defaultTtl", ttl_input("defaultTtl", &v, &mut holder)?)?);
     }
     let whole = |name: &str, default: u32| -> Result<u32> {
         match present(prop(&obj, name)) {

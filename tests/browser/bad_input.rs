@@ -77,7 +77,7 @@ async fn bad_options_and_arguments_elsewhere() {
         ("({ batchSize: 1.5 })", "RangeError", vec!["batchSize 1.5"]),
         ("({ maxRemovesPerRun: -1 })", "RangeError", vec!["maxRemovesPerRun -1"]),
         ("({ autoReap: 'no' })", "TypeError", vec!["autoReap \"no\""]),
-        ("({ defaultTtl: -1 })", "RangeError", vec!["ttl -1"]),
+        ("({ defaultTtl: -1 })", "RangeError", vec!["defaultTtl -1"]),
         ("({ reapInterval: 5 })", "TypeError", vec!["unknown option \"reapInterval\""]),
     ] {
         let e = try_open(&name, js(opts)).await.unwrap_err();
