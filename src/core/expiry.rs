@@ -83,8 +83,13 @@ fn parse_at_text(text: &str) -> Result<f64, Error> {
              or an ISO-8601 date such as \"2027-01-01\""
         )));
     }
-    let pieces = Pieces::parse(s)
-        .map_err(|e| bad(format!("is not a valid ISO-8601 date or date-time ({e})")))?;
+    let pieces = Pieces::parse(s).map_err(|e| {
+        if year_beyond_9999(s) {
+            at_range(&shown, "is beyond year 9999, the latest expiry")
+        } else {
+            bad(format!("is not a valid ISO-8601 date or date-time ({e})"))
+        }
+    })?;
     if pieces.time_zone_annotation().is_some() {
         let annotation = s.find('[').map_or("", |i| &s[i..]);
         return Err(bad(format!(
@@ -96,6 +101,14 @@ fn parse_at_text(text: &str) -> Result<f64, Error> {
     let civil = pieces.date().to_datetime(pieces.time().unwrap_or_default());
     let offset = pieces.to_numeric_offset().unwrap_or(Offset::UTC);
     check_at_range(&shown, civil_ms(civil, offset))
+}
+
+/// Whether the text starts with a year field above 9999 (`10000-01-01`, `+010000-01-01`): jiff
+/// refuses those while parsing, but API.md calls them out of range (RangeError), not unparsable.
+fn year_beyond_9999(s: &str) -> bool {
+    let t = s.strip_prefix('+').unwrap_or(s);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 4 && t[digits..].starts_with('-') && t[..digits].parse::<u64>().map_or(true, |y| y > 9999)
 }
 
 fn check_at_range(shown: &str, ms: f64) -> Result<f64, Error> {
@@ -473,6 +486,8 @@ mod tests {
             (at(AtSecs(253_402_300_800_000.0)), r, vec!["253402300800000 is beyond 9999", AT_HINT]),
             (at(AtSecs(1e21)), r, vec!["expiresAt 1e+21 is beyond", AT_HINT]),
             (at(AtSecs(-1e12)), r, vec!["expiresAt -1000000000000 is before -9999", AT_HINT]),
+            (at(AtText("10000-01-01")), r, vec!["expiresAt \"10000-01-01\" is beyond year 9999", AT_HINT]),
+            (at(AtText("+010000-01-01T00:00:00Z")), r, vec!["\"+010000-01-01T00:00:00Z\" is beyond year 9999"]),
             (at(AtText("")), t, vec!["expiresAt \"\" is empty", AT_HINT]),
             (at(AtText("   ")), t, vec!["expiresAt \"   \" is empty", AT_HINT]),
             (at(AtText("1798761600")), t,

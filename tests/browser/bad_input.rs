@@ -18,7 +18,7 @@ async fn bad_set_calls_throw_and_write_nothing() {
         ("k".into(), "({ expiresAt: NaN })", "RangeError", vec!["NaN"]),
         ("k".into(), "({ expiresAt: Infinity })", "RangeError", vec!["Infinity"]),
         ("k".into(), "({ expiresAt: new Date('nope') })", "TypeError", vec!["Invalid Date"]),
-        ("k".into(), "({ expiresAt: '10000-01-01' })", "TypeError", vec!["\"10000-01-01\""]),
+        ("k".into(), "({ expiresAt: '10000-01-01' })", "RangeError", vec!["\"10000-01-01\"", "beyond year 9999"]),
         ("k".into(), "({ expiresAt: true })", "TypeError", vec!["expiresAt true", "Unix seconds"]),
         ("k".into(), "({ ttl: -5 })", "RangeError", vec!["ttl -5", "negative"]),
         ("k".into(), "({ ttl: NaN })", "RangeError", vec!["ttl NaN"]),
