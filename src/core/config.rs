@@ -3,6 +3,7 @@
 use crate::core::error::{Error, Result};
 use crate::core::expiry::Ttl;
 use crate::core::reaper::{ReapLimits, DEFAULT_REAP_INTERVAL_MS};
+use crate::core::text::js_number;
 
 /// Validated `StoreOptions`.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,17 +42,6 @@ pub fn positive_whole(name: &str, v: f64) -> Result<u32> {
     }
 }
 
-/// A number as JavaScript prints it (`NaN`, `Infinity`, `1`, `0.5`).
-pub fn js_number(v: f64) -> String {
-    if v.is_nan() {
-        "NaN".into()
-    } else if v.is_infinite() {
-        if v > 0.0 { "Infinity".into() } else { "-Infinity".into() }
-    } else {
-        format!("{v}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,13 +53,5 @@ mod tests {
             let e = positive_whole("batchSize", bad).unwrap_err();
             assert!(matches!(&e, Error::OutOfRange(m) if m.starts_with(&format!("batchSize {}", js_number(bad)))), "{e}");
         }
-    }
-
-    #[test]
-    fn numbers_print_as_in_javascript() {
-        assert_eq!(js_number(1.0), "1");
-        assert_eq!(js_number(0.25), "0.25");
-        assert_eq!(js_number(f64::NAN), "NaN");
-        assert_eq!(js_number(f64::NEG_INFINITY), "-Infinity");
     }
 }

@@ -9,6 +9,7 @@
 //! number such as `"20270101"` or `"3600"`: its unit is ambiguous, so the caller is asked to say.
 
 use crate::core::error::Error;
+use crate::core::text::{js_number, quote};
 use jiff::civil::DateTime;
 use jiff::fmt::temporal::Pieces;
 use jiff::tz::Offset;
@@ -306,33 +307,6 @@ fn duration_ms(d: SignedDuration) -> f64 {
 /// A string that JS's `Number()` would read as a number, e.g. "3600" or " -1.5e3 ".
 fn is_numeric(s: &str) -> bool {
     s.parse::<f64>().is_ok() && s.bytes().any(|b| b.is_ascii_digit())
-}
-
-/// The string in double quotes with escapes, cut after 100 characters.
-fn quote(s: &str) -> String {
-    match s.char_indices().nth(100) {
-        None => format!("{s:?}"),
-        Some((cut, _)) => format!("{:?}... ({} characters)", &s[..cut], s.chars().count()),
-    }
-}
-
-/// A number as JS's `String(n)` prints it: `NaN`, `Infinity`, `1e+21`, `1.5e-7`, `0` for -0.
-fn js_number(n: f64) -> String {
-    if n.is_nan() {
-        "NaN".into()
-    } else if n.is_infinite() {
-        if n > 0.0 { "Infinity" } else { "-Infinity" }.into()
-    } else if n == 0.0 {
-        "0".into()
-    } else if n.abs() >= 1e21 || n.abs() < 1e-6 {
-        let e = format!("{n:e}");
-        match e.split_once('e') {
-            Some((m, x)) if !x.starts_with('-') => format!("{m}e+{x}"),
-            _ => e,
-        }
-    } else {
-        format!("{n}")
-    }
 }
 
 #[cfg(test)]

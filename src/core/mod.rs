@@ -6,3 +6,4 @@ pub mod entry;
 pub mod error;
 pub mod expiry;
 pub mod reaper;
+pub mod text;

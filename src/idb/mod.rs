@@ -38,6 +38,7 @@ use web_sys::{IdbIndex, IdbKeyRange, IdbObjectStore, IdbRequest, IdbTransaction}
 use crate::core::entry::{is_live, ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::expiry::Ttl;
+use crate::core::text::{js_number, quote};
 
 const ENTRIES: &str = "entries";
 const BY_KEY: &str = "by_key";
@@ -414,8 +415,8 @@ fn live_pk_expiry(pk: &JsValue, now: f64) -> Option<f64> {
 /// A key as it would appear in JS source, for error messages.
 pub fn describe_key(key: &JsValue) -> String {
     match (key.as_string(), key.as_f64()) {
-        (Some(s), _) => format!("{s:?}"),
-        (_, Some(n)) => format!("{n}"),
+        (Some(s), _) => quote(&s),
+        (_, Some(n)) => js_number(n),
         _ => format!("{key:?}"),
     }
 }

@@ -10,16 +10,17 @@ use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
 use crate::core::expiry::{ExpiresAtInput, Ttl, TtlInput};
 use crate::core::reaper::ReapLimits;
+use crate::core::text::quote;
 use crate::idb::Write;
 
 /// A value as a developer would recognise it in a message: `"abc"`, `12`, `NaN`, `{"a":1}`,
 /// `undefined`, `a function`.
 pub fn describe(v: &JsValue) -> String {
     if let Some(s) = v.as_string() {
-        return format!("{s:?}");
+        return quote(&s);
     }
     if let Some(n) = v.as_f64() {
-        return crate::core::config::js_number(n);
+        return crate::core::text::js_number(n);
     }
     if v.is_undefined() {
         return "undefined".into();
@@ -30,11 +31,8 @@ pub fn describe(v: &JsValue) -> String {
     if v.is_symbol() {
         return "a symbol".into();
     }
-    if v.is_bigint() {
-        return format!("{}n", String::from(js_sys::JsString::from(v.clone())));
-    }
     if let Some(d) = v.dyn_ref::<js_sys::Date>() {
-        return format!("Date({})", crate::core::config::js_number(d.get_time()));
+        return format!("Date({})", crate::core::text::js_number(d.get_time()));
     }
     match js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()) {
         Some(s) if s.chars().count() > 60 => format!("{}...", s.chars().take(57).collect::<String>()),
@@ -84,7 +82,8 @@ fn options<'a>(what: &str, v: &JsValue, known: &'a [&'a str]) -> Result<Option<O
         let name = name.as_string().unwrap_or_default();
         if !known.contains(&name.as_str()) {
             return Err(Error::InvalidType(format!(
-                "{what} has an unknown option {name:?}; accepted: {}",
+                "{what} has an unknown option {}; accepted: {}",
+                quote(&name),
                 known.join(", ")
             )));
         }

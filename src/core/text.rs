@@ -1,0 +1,68 @@
+//! How values are written in messages: strings quoted as JS source would, numbers as JS's
+//! `String(n)` prints them. Hand-rolled rather than `{:?}` so the wasm carries no Unicode
+//! printability tables for error messages.
+
+/// The string in double quotes with escapes, cut after 100 characters.
+pub fn quote(s: &str) -> String {
+    match s.char_indices().nth(100) {
+        None => escaped(s),
+        Some((cut, _)) => format!("{}... ({} characters)", escaped(&s[..cut]), s.chars().count()),
+    }
+}
+
+/// A number as JS's `String(n)` prints it: `NaN`, `Infinity`, `1e+21`, `1.5e-7`, `0` for -0.
+pub fn js_number(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".into()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else if n == 0.0 {
+        "0".into()
+    } else if n.abs() >= 1e21 || n.abs() < 1e-6 {
+        let e = format!("{n:e}");
+        match e.split_once('e') {
+            Some((m, x)) if !x.starts_with('-') => format!("{m}e+{x}"),
+            _ => e,
+        }
+    } else {
+        format!("{n}")
+    }
+}
+
+
+/// `s` in double quotes, with `"`, `\\` and control characters escaped.
+fn escaped(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_quoted_as_in_source() {
+        assert_eq!(quote("abc"), r#""abc""#);
+        assert_eq!(quote("say \"hi\"\n"), r#""say \"hi\"\n""#);
+        assert_eq!(quote("café"), r#""café""#);
+        let long = "x".repeat(150);
+        assert_eq!(quote(&long), format!("\"{}\"... (150 characters)", "x".repeat(100)));
+    }
+
+    #[test]
+    fn numbers_print_as_in_javascript() {
+        for (n, want) in [(1.0, "1"), (0.25, "0.25"), (-0.0, "0"), (f64::NAN, "NaN"), (f64::NEG_INFINITY, "-Infinity"), (1e21, "1e+21"), (1.5e-7, "1.5e-7")] {
+            assert_eq!(js_number(n), want);
+        }
+    }
+}
