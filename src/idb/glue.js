@@ -38,6 +38,19 @@ export function lastWins(keys) {
   return Uint32Array.from(last.values()).sort();
 }
 
+// A put that may fail on the unique key index without aborting the transaction: the caller
+// looked up the old record in the same transaction and fixes things up (see Conn::write).
+// Any other failure (quota, clone) aborts as usual.
+export function putSpeculative(store, rec) {
+  const req = store.put(rec);
+  req.onerror = (event) => {
+    if (req.error && req.error.name === "ConstraintError") {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  };
+}
+
 // Resolves with the request's result, rejects with its DOMException.
 export function settle(req) {
   return new Promise((resolve, reject) => {

@@ -68,6 +68,8 @@ extern "C" {
     #[wasm_bindgen(js_name = lastWins)]
     fn last_wins(keys: &Array) -> Uint32Array;
     fn settle(req: &IdbRequest) -> Promise;
+    #[wasm_bindgen(js_name = putSpeculative, catch)]
+    fn put_speculative(store: &IdbObjectStore, rec: &JsValue) -> std::result::Result<(), JsValue>;
 }
 
 /// One write of `set`/`setMany`: validated key and options, the value as given.
@@ -196,10 +198,24 @@ impl Conn {
         } else {
             (0..writes.len() as u32).collect()
         };
-        let lookups = order
-            .iter()
-            .map(|&i| self.js(op, by_key.get_key(&writes[i as usize].key)))
-            .collect::<Result<Vec<_>>>()?;
+        // A single write whose expiry does not depend on the entry's current one is put at once,
+        // beside the lookup of its old record, saving a round trip for a new key (layout "A2" in
+        // docs/benchmarks.md). If an old record with another expiry exists, that put fails on the
+        // unique key index; `putSpeculative` absorbs the ConstraintError and the fix-up below
+        // deletes the old record and puts again. Bulk writes measured no faster that way, so
+        // they keep lookup-then-put.
+        let speculative = match writes {
+            [w] if !w.spec.needs_current() => Some(w.spec.resolve(default_ttl, None, now)?),
+            _ => None,
+        };
+        let mut lookups = Vec::with_capacity(order.len());
+        for &i in &order {
+            let w = &writes[i as usize];
+            lookups.push(self.js(op, by_key.get_key(&w.key))?);
+            if let Some(e) = speculative.filter(|&e| is_live(e, now)) {
+                put_speculative(&store, &record(&w.key, e, &w.value)).map_err(|e| self.put_error(&w.key, e))?;
+            }
+        }
         if let Some(last) = lookups.last() {
             self.settle(op, last).await?;
         }
@@ -209,12 +225,21 @@ impl Conn {
             let old_e = (!old_pk.is_undefined()).then(|| pk_expiry(&old_pk));
             let current = old_e.filter(|&e| is_live(e, now));
             // An error here drops `tx` uncommitted: the whole batch rolls back.
-            let new_e = w.spec.resolve(default_ttl, current, now)?;
-            if old_e.is_some_and(|e| e != new_e) {
+            let new_e = match speculative {
+                Some(e) => e,
+                None => w.spec.resolve(default_ttl, current, now)?,
+            };
+            let moved = old_e.is_some_and(|e| e != new_e);
+            if moved {
                 self.js(op, store.delete(&old_pk))?;
             }
-            if is_live(new_e, now) {
-                store.put(&record(&w.key, new_e, &w.value)).map_err(|e| self.put_error(&w.key, e))?;
+            if is_live(new_e, now) && (moved || speculative.is_none()) {
+                let put = store.put(&record(&w.key, new_e, &w.value)).map_err(|e| self.put_error(&w.key, e))?;
+                if speculative.is_some() {
+                    // Chromium aborts a transaction whose commit() was requested before a failed
+                    // request's error event ran, even a prevented one: let the failed put report first.
+                    self.settle(op, &put).await?;
+                }
             }
         }
         self.commit(op, tx).await
