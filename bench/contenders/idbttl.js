@@ -1,0 +1,57 @@
+// idb-ttl: the wasm build of this repository, www/pkg/idb_ttl.js (built by scripts/build.sh).
+// Names from /work/shared/API.md. Skips cleanly when the build is absent; time series skip
+// cleanly while TtlStore#timeSeries does not exist.
+const PKG = "../../www/pkg/idb_ttl.js";
+let mod = null, initMs = null, missing = null;
+
+export async function load() {
+  if (mod || missing) return { ok: !!mod, note: missing, initMs };
+  try {
+    const t = performance.now();
+    const m = await import(PKG);
+    await m.default();
+    initMs = performance.now() - t;
+    mod = m;
+  } catch (e) {
+    missing = `idb-ttl skipped: ${PKG} could not be loaded (${e && e.message}); run scripts/build.sh`;
+  }
+  return { ok: !!mod, note: missing, initMs };
+}
+
+const opts = (e) => (e === Infinity ? undefined : { expiresAt: e / 1000 });
+const OPEN = { autoReap: false, maxRemovesPerRun: 1e9 };
+
+export default {
+  name: "idb-ttl",
+  label: "idb-ttl (this repo)",
+  load,
+  async open(name) { await load(); this.store = await mod.TtlStore.open(name, OPEN); },
+  close() { this.store?.close(); this.store = null; },
+  async destroy(name) { this.close(); await mod.TtlStore.destroy(name); },
+  async setMany(es) { await this.store.setMany(es.map(([k, v, e]) => (e === Infinity ? [k, v] : [k, v, opts(e)]))); },
+  async set(k, v, e) { await this.store.set(k, v, opts(e)); },
+  async get(k) { return this.store.get(k); },
+  async getMany(keys) { return this.store.getMany(keys); },
+  async reap() {
+    let removed = 0;
+    for (let i = 0; i < 10_000; i++) {   // bounded: repeat while the cap left some behind
+      const r = await this.store.reap();
+      removed += r.removed;
+      if (!r.remaining) break;
+    }
+    return removed;
+  },
+  ts: {
+    supported() { return !!mod && typeof mod.TtlStore.prototype.timeSeries === "function"; },
+    async open(name, expireAfterS) {
+      this.store = await mod.TtlStore.open(name, OPEN);
+      this.coll = await this.store.timeSeries("ev", {
+        timeField: "ts", metaField: "sensor", granularity: "minutes", expireAfter: expireAfterS,
+      });
+    },
+    close() { this.store?.close(); this.store = null; },
+    async append(events) { await this.coll.insertMany(events.map((e) => ({ ...e, ts: new Date(e.ts) }))); },
+    // The page's clock is moved so that (now - expireAfter) = cutMs; then one reaper pass.
+    async expireBefore(_cutMs) { const r = await this.store.reap(); return r.removed; },
+  },
+};

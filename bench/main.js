@@ -1,0 +1,202 @@
+// Page side of the issue-4 benchmark. The driver (bench/run.mjs) calls window.bench.* through
+// playwright, one step per call, and does the statistics.
+import raw from "./contenders/raw.js";
+import idbkeyval from "./contenders/idbkeyval.js";
+import localforage from "./contenders/localforage.js";
+import dexie from "./contenders/dexie.js";
+import idbttl, { load as loadIdbTtl } from "./contenders/idbttl.js";
+
+const C = Object.fromEntries([raw, idbkeyval, localforage, dexie, idbttl].map((c) => [c.name, c]));
+const H = 3_600_000;
+
+function mulberry32(seed) {
+  return () => {
+    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const key = (i) => "key-" + String(i).padStart(7, "0");
+const LOREM = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore";
+const value = (i) => ({
+  id: i, user: "user-" + (i % 9973), createdAt: 1_763_000_000_000 + i,
+  tags: ["alpha", "beta"], ok: (i & 1) === 0, text: LOREM.slice(0, 60 + (i % 40)),
+});
+const check = (cond, msg) => { if (!cond) throw new Error("check failed: " + msg); };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** n entries; seeded shuffle: frac1 expire at t0+1h(+<10min), frac10 at t0+2h(+<10min), 10% never,
+ *  the rest at t0+3h..27h. Expiring keys are spread over the key order. */
+function dataset(n, seed, t0, frac1, frac10) {
+  const rnd = mulberry32(seed);
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+  const n1 = Math.round(n * frac1), n10 = Math.round(n * frac10), nInf = Math.round(n * 0.1);
+  const e = new Array(n);
+  const rest = [];
+  order.forEach((idx, pos) => {
+    if (pos < n1) e[idx] = t0 + H + Math.floor(rnd() * 600_000);
+    else if (pos < n1 + n10) e[idx] = t0 + 2 * H + Math.floor(rnd() * 600_000);
+    else if (pos < n1 + n10 + nInf) { e[idx] = Infinity; rest.push(idx); }
+    else { e[idx] = t0 + 3 * H + Math.floor(rnd() * 24 * H); rest.push(idx); }
+  });
+  return { n, n1, n10, e, rest, rnd, entries: () => Array.from({ length: n }, (_, i) => [key(i), value(i), e[i]]) };
+}
+const pick = (rnd, arr, m) => Array.from({ length: m }, () => arr[Math.floor(rnd() * arr.length)]);
+
+let cur = null; // { c, name, t0, ds }
+
+function setClock(atMs) { window.__setClockOffset(atMs - window.__realNow()); }
+
+const bench = {
+  async init() {
+    const ttl = await loadIdbTtl();
+    return { contenders: Object.keys(C), idbTtl: ttl, tsIdbTtl: idbttl.ts.supported() };
+  },
+
+  /** Fresh DB, bulk write of n entries (timed unless populate). */
+  async begin(cName, n, name, seed, populate = false) {
+    const c = C[cName];
+    window.__setClockOffset(0);
+    const t0 = window.__realNow();
+    const ds = dataset(n, seed, t0, 0.01, 0.1);
+    await c.open(name);
+    const es = ds.entries();
+    const t = performance.now();
+    if (populate && c.populate) await c.populate(es); else await c.setMany(es);
+    const ms = performance.now() - t;
+    cur = { c, name, t0, seed, ds };
+    return { bulk: populate ? null : ms, t0 };
+  },
+
+  async reads() {
+    const { c, ds } = cur;
+    const gk = pick(ds.rnd, ds.rest, 1000).map(key);
+    let t = performance.now();
+    for (const k of gk) check((await c.get(k)) !== undefined, "get " + k);
+    const get1000 = performance.now() - t;
+    const mk = pick(ds.rnd, ds.rest, 1000).map(key);
+    t = performance.now();
+    const vs = await c.getMany(mk);
+    const getMany1000 = performance.now() - t;
+    check(vs.length === 1000 && vs.every((v) => v !== undefined), "getMany");
+    return { get1000, getMany1000 };
+  },
+
+  async writes() {
+    const { c, ds, t0 } = cur;
+    const ow = pick(ds.rnd, ds.rest, 1000);
+    let t = performance.now();
+    for (let j = 0; j < ow.length; j++) await c.set(key(ow[j]), value(ow[j] + 1), t0 + 6 * H + j);
+    const setOverwrite1000 = performance.now() - t;
+    t = performance.now();
+    for (let j = 0; j < 1000; j++) await c.set(key(ds.n + j), value(ds.n + j), t0 + 5 * H + j);
+    const setNew1000 = performance.now() - t;
+    return { setOverwrite1000, setNew1000 };
+  },
+
+  async closeCurrent() { await cur?.c.close(); cur = null; },
+
+  /** In a freshly loaded page: open + first get (idb-ttl: wasm init timed separately). */
+  async cold(cName, n, name, seed, t0) {
+    const c = C[cName];
+    let initMs = null;
+    if (cName === "idb-ttl") {
+      const t = performance.now();
+      await loadIdbTtl();
+      initMs = performance.now() - t;
+    }
+    const k = key(Math.floor(n / 2) + 1);
+    const t = performance.now();
+    await c.open(name);
+    const v = await c.get(k);
+    const ms = performance.now() - t;
+    check(v !== undefined, "cold get " + k);
+    const ds = dataset(n, seed, t0, 0.01, 0.1);
+    cur = { c, name, t0, seed, ds };
+    return { cold: ms, coldInit: initMs };
+  },
+
+  /** Reap 1% (clock at t0+1h10m+), then the 10% (clock at t0+2h10m+). */
+  async reaps() {
+    const { c, ds, t0 } = cur;
+    const out = {};
+    setClock(t0 + H + 660_000);
+    let t = performance.now();
+    let removed = await c.reap();
+    out.reap1pct = performance.now() - t;
+    check(removed === ds.n1, `reap 1%: removed ${removed}, expected ${ds.n1}`);
+    setClock(t0 + 2 * H + 660_000);
+    t = performance.now();
+    removed = await c.reap();
+    out.reap10pct = performance.now() - t;
+    check(removed === ds.n10, `reap 10%: removed ${removed}, expected ${ds.n10}`);
+    window.__setClockOffset(0);
+    return out;
+  },
+
+  async end() {
+    window.__setClockOffset(0);
+    if (cur) { await cur.c.destroy(cur.name); cur = null; }
+  },
+
+  /** Reap-only case: fresh DB of n, frac10 expiring, populated untimed, one timed reap. */
+  async reapOnly(cName, n, name, seed) {
+    const c = C[cName];
+    window.__setClockOffset(0);
+    const t0 = window.__realNow();
+    const ds = dataset(n, seed, t0, 0, 0.1);
+    await c.open(name);
+    try {
+      const es = ds.entries();
+      if (c.populate) await c.populate(es); else await c.setMany(es);
+      setClock(t0 + 2 * H + 660_000);
+      const t = performance.now();
+      const removed = await c.reap();
+      const ms = performance.now() - t;
+      check(removed === ds.n10, `reap: removed ${removed}, expected ${ds.n10}`);
+      return { reap: ms };
+    } finally {
+      window.__setClockOffset(0);
+      await c.destroy(name);
+    }
+  },
+
+  /** Time series: nEvents over the 10 days before now, 10 sensors, appended in batches of `batch`
+   *  (one transaction / insertMany each); then everything older than 5 days is expired and removed. */
+  async timeSeries(cName, nEvents, batch, name) {
+    const c = C[cName];
+    if (!c.ts || (c.ts.supported && !c.ts.supported())) return { skipped: `${cName} has no time-series collection` };
+    window.__setClockOffset(0);
+    const t0 = window.__realNow();
+    const span = 10 * 24 * H, step = span / nEvents;
+    const expireAfterS = 30 * 24 * 3600;
+    await c.ts.open(name, expireAfterS);
+    try {
+      let t = performance.now();
+      for (let i = 0; i < nEvents; i += batch) {
+        const evs = [];
+        for (let j = i; j < Math.min(nEvents, i + batch); j++) {
+          evs.push({ ts: Math.floor(t0 - span + j * step), sensor: "s" + (j % 10), value: 20 + (j % 100) / 10, seq: j });
+        }
+        await c.ts.append(evs);
+      }
+      const append = performance.now() - t;
+      const cut = t0 - span / 2;
+      setClock(cut + expireAfterS * 1000); // now - expireAfter = cut (for idb-ttl)
+      t = performance.now();
+      const removed = await c.ts.expireBefore(cut);
+      const expire = performance.now() - t;
+      if (cName !== "idb-ttl") check(removed === nEvents / 2, `ts expire removed ${removed}, expected ${nEvents / 2}`);
+      return { tsAppend: append, tsExpire: expire, removed };
+    } finally {
+      window.__setClockOffset(0);
+      c.ts.close();
+      await new Promise((ok) => { const r = indexedDB.deleteDatabase(name); r.onsuccess = r.onerror = () => ok(); });
+    }
+  },
+  sleep,
+  ready: true,
+};
+window.bench = bench;

@@ -1,0 +1,283 @@
+#!/usr/bin/env node
+// Issue-4 benchmark driver: one headless Chromium session (persistent profile in a temp dir),
+// contenders interleaved in a rotating order, a fresh database per run, warm-ups discarded,
+// medians and spread. Prints the tables, writes bench/results/latest.json and latest.svg.
+//
+//   node bench/run.mjs [--reps N] [--reps-big N] [--budget-s S] [--out DIR]
+//
+// Time budget: the whole scripts/bench.sh must finish within 15 minutes on a 2-core machine.
+// The 1 000-entry and reap-only cases always run (warm-up + --reps). The 100 000-entry rounds
+// (main sequence + cold start + time series) run at least once and repeat up to --reps-big while
+// the previous round's duration still fits in the remaining budget. localForage's 100 000-entry
+// bulk write (tens of seconds each) is measured once at the end if the budget allows; otherwise
+// its 100 000-entry store is populated directly (same records its setItem writes) and that cell
+// says so.
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { loadavg } from "node:os";
+import { launch } from "./lib/browser.mjs";
+import { startServer } from "./lib/server.mjs";
+import { summary, fmt, table } from "./lib/stats.mjs";
+import { renderSvg } from "./lib/chart.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "..");
+const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
+const REPS = Number(arg("--reps", 5));
+const REPS_BIG = Number(arg("--reps-big", 3));
+const START = Number(process.env.BENCH_START_MS || Date.now()); // bench.sh passes its own start
+const BUDGET_MS = Number(arg("--budget-s", 14 * 60)) * 1000;    // from START; 1 min margin to 15
+const SKIP_TTL = arg("--skip-idb-ttl", null); // reason, e.g. the build failed
+const LF_BULK_100K = arg("--lf-bulk-100k", "auto"); // auto | off
+const OUT = resolve(arg("--out", join(here, "results")));
+const deadline = START + BUDGET_MS;
+const left = () => deadline - Date.now();
+const t00 = Date.now();
+const log = (...a) => console.log(`[${((Date.now() - START) / 1000).toFixed(0).padStart(4)}s]`, ...a);
+
+// ---------------------------------------------------------------- sizes
+function fileSizes(files) {
+  let raw = 0, gz = 0;
+  const per = [];
+  for (const f of files) {
+    const b = readFileSync(f);
+    const g = gzipSync(b, { level: 9 }).length;
+    raw += b.length; gz += g;
+    per.push({ file: f.replace(repo + "/", ""), raw: b.length, gzip: g });
+  }
+  return { raw, gzip: gz, files: per };
+}
+function walk(dir, pred) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? walk(p, pred) : pred(p) ? [p] : [];
+  });
+}
+const pkgDir = join(repo, "www", "pkg");
+const sizes = {};
+if (existsSync(join(pkgDir, "idb_ttl.js")) && !SKIP_TTL) {
+  const wasm = fileSizes([join(pkgDir, "idb_ttl_bg.wasm")]);
+  const glue = fileSizes([join(pkgDir, "idb_ttl.js"), ...walk(join(pkgDir, "snippets"), (p) => /\.m?js$/.test(p))]);
+  sizes["idb-ttl"] = { wasm, glue, total: { raw: wasm.raw + glue.raw, gzip: wasm.gzip + glue.gzip } };
+}
+const nm = join(here, "node_modules");
+for (const [name, f] of [["Dexie", "dexie/dist/dexie.min.js"], ["localForage", "localforage/dist/localforage.min.js"],
+  ["idb-keyval", "idb-keyval/dist/index.js"]]) {
+  if (existsSync(join(nm, f))) sizes[name] = { total: fileSizes([join(nm, f)]) };
+}
+const kB = (b) => (b / 1000).toFixed(1) + " kB";
+console.log("\n== Sizes (gzip -9)");
+if (sizes["idb-ttl"]) {
+  const s = sizes["idb-ttl"];
+  console.log(`idb-ttl release (www/pkg): wasm ${s.wasm.raw} B raw / ${s.wasm.gzip} B gzip; JS glue ${s.glue.raw} B raw / ` +
+    `${s.glue.gzip} B gzip; total ${kB(s.total.raw)} raw / ${kB(s.total.gzip)} gzip (target <= 60 kB gzip)`);
+} else console.log("idb-ttl: www/pkg/idb_ttl.js absent (run scripts/build.sh): no size");
+for (const n of ["Dexie", "localForage", "idb-keyval"]) if (sizes[n]) console.log(`${n}: ${kB(sizes[n].total.raw)} raw / ${kB(sizes[n].total.gzip)} gzip (${sizes[n].total.files[0].file.replace(/^bench\/node_modules\//, "")})`);
+
+// ---------------------------------------------------------------- browser
+const server = await startServer(repo, repo);
+const browser = await launch();
+const loadStart = loadavg()[0];
+log(`Chromium ${browser.version}; server ${server.kind}; load average ${loadStart.toFixed(1)}; budget ${(left() / 1000).toFixed(0)} s left`);
+const page = await browser.context.newPage();
+page.on("pageerror", (e) => console.error("[page error]", e.message));
+page.on("console", (m) => { if (m.type() === "error" && !/Failed to load resource/.test(m.text())) console.error("[page]", m.text()); });
+const URL_ = server.url + "bench/index.html";
+async function fresh() {
+  await page.goto(URL_);
+  await page.waitForFunction(() => window.bench?.ready);
+}
+await fresh();
+const info = await page.evaluate(() => window.bench.init());
+const notes = [];
+let contenders = ["raw", "idb-keyval", "localForage", "Dexie", "idb-ttl"];
+if (SKIP_TTL) { info.idbTtl = { ok: false, note: `idb-ttl skipped: ${SKIP_TTL}` }; info.tsIdbTtl = false; }
+if (!info.idbTtl.ok) { notes.push(info.idbTtl.note); contenders = contenders.filter((c) => c !== "idb-ttl"); log(info.idbTtl.note); }
+if (info.idbTtl.ok && !info.tsIdbTtl) notes.push("idb-ttl time series skipped: TtlStore#timeSeries is not in this build");
+const TS_CONTENDERS = ["raw", "Dexie", "idb-ttl"].filter((c) => contenders.includes(c) && (c !== "idb-ttl" || info.tsIdbTtl));
+const call = (fn, ...args) => page.evaluate(([fn, args]) => window.bench[fn](...args), [fn, args]);
+const rotate = (list, r) => list.map((_, i) => list[(i + r) % list.length]);
+
+const samples = {}; // samples[workload][contender] = [ms]
+const add = (w, c, ms) => { if (ms != null) (((samples[w] ??= {})[c] ??= []).push(ms)); };
+const populatedNote = new Set();
+
+async function mainRun(c, n, rep, { populate = false, cold = false, keep = true }) {
+  const name = `bench-${c}-${n}-${rep}`;
+  const out = {};
+  const seed = 100 + rep;
+  const b = await call("begin", c, n, name, seed, populate);
+  out[`bulk@${n}`] = b.bulk;
+  Object.entries(await call("reads")).forEach(([k, v]) => (out[`${k}@${n}`] = v));
+  Object.entries(await call("writes")).forEach(([k, v]) => (out[`${k}@${n}`] = v));
+  if (cold) {
+    await call("closeCurrent");
+    await fresh();
+    await new Promise((r) => setTimeout(r, 2500)); // Chromium closes an unused backing store after ~2 s
+    const r = await call("cold", c, n, name, seed, b.t0);
+    out[`cold@${n}`] = r.cold;
+    if (r.coldInit != null) out[`coldInit@${n}`] = r.coldInit;
+  }
+  const rp = await call("reaps");
+  out[`reap1pct@${n}`] = rp.reap1pct;
+  out[`reap10pct@${n}`] = rp.reap10pct;
+  await call("end");
+  log(`${c} n=${n} rep ${rep}${keep ? "" : " (warm-up)"}: ` + Object.entries(out).filter(([, v]) => v != null)
+    .map(([k, v]) => `${k.split("@")[0]}=${fmt(v)}`).join(" "));
+  if (keep) for (const [k, v] of Object.entries(out)) add(k, c, v);
+  if (populate && out[`bulk@${n}`] == null) populatedNote.add(`${c}@${n}`);
+}
+
+const reps = { small: REPS, big: 0, ts: 0, lfBulk100k: 0 };
+try {
+  // ---- 1 000 entries: warm-up + REPS
+  for (let rep = 0; rep <= REPS; rep++) {
+    for (const c of rotate(contenders, rep)) await mainRun(c, 1000, rep, { keep: rep > 0 });
+  }
+  // ---- reap 10% of 10 000 (reap-only DB): warm-up + REPS
+  for (let rep = 0; rep <= REPS; rep++) {
+    for (const c of rotate(contenders, rep)) {
+      const r = await call("reapOnly", c, 10_000, `bench-reap-${c}-${rep}`, 300 + rep);
+      log(`${c} reap 10% of 10000 rep ${rep}${rep ? "" : " (warm-up)"}: ${fmt(r.reap)} ms`);
+      if (rep > 0) add("reap10pct@10000", c, r.reap);
+    }
+  }
+  // ---- 100 000 entries (+ cold start) and time series, rounds while the budget allows
+  let lastRound = 0;
+  for (let rep = 1; rep <= REPS_BIG; rep++) {
+    if (rep > 1 && left() < lastRound * 1.15) { log(`budget: stopping 100 000-entry rounds after ${rep - 1}`); break; }
+    const t = Date.now();
+    for (const c of rotate(contenders, rep)) {
+      await mainRun(c, 100_000, rep, { populate: c === "localForage", cold: true });
+    }
+    reps.big = rep;
+    for (const c of rotate(TS_CONTENDERS, rep)) {
+      const r = await call("timeSeries", c, 100_000, 1000, `bench-ts-${c}-${rep}`);
+      log(`${c} time series 100000 rep ${rep}: append=${fmt(r.tsAppend)} expire=${fmt(r.tsExpire)} (removed ${r.removed})`);
+      add("tsAppend@100000", c, r.tsAppend);
+      add("tsExpire@100000", c, r.tsExpire);
+    }
+    reps.ts = rep;
+    lastRound = Date.now() - t;
+    log(`100 000-entry round ${rep} took ${(lastRound / 1000).toFixed(0)} s; ${(left() / 1000).toFixed(0)} s of budget left`);
+  }
+  // ---- localForage bulk write of 100 000 (concurrent setItem), once, if it fits
+  const lf1k = samples["bulk@1000"]?.localForage;
+  if (lf1k && contenders.includes("localForage") && LF_BULK_100K !== "off") {
+    const est = (lf1k.reduce((a, b) => a + b, 0) / lf1k.length) * 100 * 1.5 + 15_000;
+    if (left() > est) {
+      const name = "bench-lf-bulk-100k";
+      const b = await call("begin", "localForage", 100_000, name, 999, false);
+      await call("end");
+      add("bulk@100000", "localForage", b.bulk);
+      reps.lfBulk100k = 1;
+      populatedNote.delete("localForage@100000");
+      log(`localForage bulk write of 100 000 (1 run): ${fmt(b.bulk)} ms`);
+    } else {
+      log(`budget: localForage 100 000-entry bulk write skipped (estimated ${(est / 1000).toFixed(0)} s, ${(left() / 1000).toFixed(0)} s left)`);
+    }
+  }
+} finally {
+  await page.close().catch(() => {});
+  await browser.close();
+  await server.stop();
+}
+const loadEnd = loadavg()[0];
+
+// ---------------------------------------------------------------- report
+const WORKLOADS = [
+  ["bulk@1000", "bulk write 1 000 (one tx / setMany / bulkPut)"],
+  ["bulk@100000", "bulk write 100 000"],
+  ["setNew1000@1000", "1 000 awaited single writes, new keys (store 1 000)"],
+  ["setNew1000@100000", "1 000 awaited single writes, new keys (store 100 000)"],
+  ["setOverwrite1000@1000", "1 000 awaited single writes, overwrite + new expiry (1 000)"],
+  ["setOverwrite1000@100000", "1 000 awaited single writes, overwrite + new expiry (100 000)"],
+  ["get1000@1000", "1 000 awaited random gets (store 1 000)"],
+  ["get1000@100000", "1 000 awaited random gets (store 100 000)"],
+  ["getMany1000@1000", "getMany of 1 000 random keys (store 1 000)"],
+  ["getMany1000@100000", "getMany of 1 000 random keys (store 100 000)"],
+  ["reap10pct@10000", "reap 10% of 10 000 (1 000 removed)"],
+  ["reap1pct@100000", "reap 1% of 100 000 (1 000 removed)"],
+  ["reap10pct@100000", "reap 10% of ~100 000 (10 000 removed, after the 1% pass)"],
+  ["reap1pct@1000", "reap 1% of 1 000 (10 removed)"],
+  ["reap10pct@1000", "reap 10% of 1 000 (100 removed)"],
+  ["tsAppend@100000", "time series: append 100 000 events (batches of 1 000)"],
+  ["tsExpire@100000", "time series: expire + remove the oldest half"],
+  ["cold@100000", "cold start: open + first get, store of ~100 000"],
+  ["coldInit@100000", "cold start: idb-ttl wasm fetch + compile + init (extra)"],
+];
+const cols = contenders;
+const result = {
+  chromium: browser.version, date: new Date().toISOString(), machine: "2 cores",
+  loadAverage: { start: loadStart, end: loadEnd }, reps, contenders: cols, notes, sizes, workloads: {},
+};
+const msRows = [], ratioRows = [];
+for (const [w, label] of WORKLOADS) {
+  const byC = samples[w];
+  if (!byC) continue;
+  const base = byC.raw ? summary(byC.raw).median : null;
+  const entry = (result.workloads[w] = { label, contenders: {} });
+  const msRow = [label], rRow = [label];
+  for (const c of cols) {
+    if (!byC[c]) {
+      const why = populatedNote.has(`${c}@${w.split("@")[1]}`) && w.startsWith("bulk") ? "not timed*" : "-";
+      msRow.push(why); rRow.push(why); continue;
+    }
+    const s = summary(byC[c]);
+    const ratio = base ? s.median / base : null;
+    entry.contenders[c] = { ...s, ratioToRaw: ratio };
+    msRow.push(`${fmt(s.median)} (${fmt(s.min)}-${fmt(s.max)})${s.n === 1 ? " 1 run" : ""}`);
+    rRow.push(ratio == null ? "" : ratio.toFixed(2));
+  }
+  msRows.push(msRow); ratioRows.push(rRow);
+}
+const msTable = table(["workload", ...cols], msRows);
+const ratioTable = table(["ratio to raw IndexedDB (median/median)", ...cols], ratioRows);
+console.log("\n== Median ms (min-max)\n" + msTable);
+console.log("\n== Ratio to raw IndexedDB with an expiry index (lower is faster)\n" + ratioTable);
+const repsLine = `reps: 1 000-entry and reap-only cases ${reps.small} (+1 warm-up each); 100 000-entry rounds ${reps.big} ` +
+  `(no separate warm-up: the session is warm by then); time series ${reps.ts}; localForage 100 000 bulk ${reps.lfBulk100k}`;
+console.log("\n" + repsLine);
+if (populatedNote.size) console.log("* populated directly with the records the library writes, bulk write not timed (budget): " + [...populatedNote].join(", "));
+for (const n of notes) console.log("note: " + n);
+
+// ---- targets (issue 4)
+const med = (w, c) => result.workloads[w]?.contenders[c]?.median;
+const targets = [];
+if (contenders.includes("idb-ttl")) {
+  const r = (w) => med(w, "idb-ttl") / med(w, "raw");
+  const t = (what, value, ok, goal) => targets.push({ what, value, goal, met: ok });
+  for (const w of ["bulk@1000", "bulk@100000", "get1000@1000", "get1000@100000", "getMany1000@1000", "getMany1000@100000"]) {
+    if (med(w, "idb-ttl") != null) t(`${w} vs raw`, r(w), r(w) <= 1.15, "<= 1.15x");
+  }
+  for (const w of ["setNew1000@1000", "setNew1000@100000", "setOverwrite1000@1000", "setOverwrite1000@100000", "get1000@1000", "get1000@100000"]) {
+    const d = med(w, "Dexie"), m = med(w, "idb-ttl");
+    if (d != null && m != null) t(`${w} vs Dexie`, m / d, m < d, "< 1x Dexie");
+  }
+  if (med("reap10pct@100000", "idb-ttl") != null) t("reap10pct@100000 vs raw", r("reap10pct@100000"), r("reap10pct@100000") <= 0.3, "<= 0.3x");
+  for (const w of ["tsAppend@100000", "tsExpire@100000"]) {
+    const m = med(w, "idb-ttl");
+    if (m != null) for (const c of ["raw", "Dexie"]) if (med(w, c) != null) t(`${w} vs ${c}`, med(w, c) / m, med(w, c) / m >= 5, ">= 5x faster");
+  }
+  if (sizes["idb-ttl"]) t("release wasm + JS glue gzip (kB)", sizes["idb-ttl"].total.gzip / 1000, sizes["idb-ttl"].total.gzip <= 60_000, "<= 60 kB");
+}
+result.targets = targets;
+if (targets.length) {
+  console.log("\n== Targets (issue 4)");
+  console.log(table(["target", "value", "goal", "met"], targets.map((x) => [x.what, x.value.toFixed(2), x.goal, x.met ? "yes" : "NO"])));
+}
+if (!info.tsIdbTtl) console.log("time-series target: not measurable yet (no TtlStore#timeSeries)");
+
+const elapsed = (Date.now() - START) / 1000;
+result.elapsedS = elapsed;
+result.benchElapsedS = (Date.now() - t00) / 1000;
+result.tables = { ms: msTable, ratio: ratioTable, reps: repsLine };
+mkdirSync(OUT, { recursive: true });
+writeFileSync(join(OUT, "latest.json"), JSON.stringify(result, null, 2) + "\n");
+writeFileSync(join(OUT, "latest.svg"), renderSvg(result));
+console.log(`\nChromium ${browser.version}; 1-min load average ${loadStart.toFixed(1)} -> ${loadEnd.toFixed(1)} on 2 cores`);
+console.log(`wrote ${join(OUT, "latest.json").replace(repo + "/", "")} and latest.svg`);
+console.log(`elapsed: ${elapsed.toFixed(0)} s total (benchmark ${result.benchElapsedS.toFixed(0)} s)`);
