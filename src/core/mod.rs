@@ -1,9 +1,11 @@
 //! The pure core: no browser, no clock. Every function that needs the time takes `now_ms`
 //! (Unix milliseconds) as an argument, so it is tested on the host with literal instants.
 
+pub mod buckets;
 pub mod config;
 pub mod entry;
 pub mod error;
 pub mod expiry;
 pub mod reaper;
 pub mod text;
+pub mod ttl_index;

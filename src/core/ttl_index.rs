@@ -1,0 +1,225 @@
+//! TTL indexes on collections (MongoDB, ArangoDB, YDB semantics): a document expires at
+//! `reference + expireAfter`, where `reference` comes from one field of the document.
+//!
+//! | field value | reference | expires? |
+//! |---|---|---|
+//! | number | Unix time in the index's `unit` (`s`, `ms`, `us`, `ns`) | yes |
+//! | ISO-8601 string | that instant (no offset = UTC) | yes |
+//! | `Date` | that instant | yes |
+//! | array | its earliest valid value; none valid: never | yes, on the earliest |
+//! | missing, `null`, boolean, object, unparsable string, NaN, Invalid Date | none | never, no error |
+//!
+//! `expireAfter: 0` makes the field an absolute expiry time (ArangoDB's second use case).
+//! The store keeps each document keyed by its reference, so changing `expireAfter` moves the
+//! expiry cut-off, not the documents: O(1), no rewrite (MongoDB `collMod`).
+
+use crate::core::error::{Error, Result};
+use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, TtlInput, MAX_EXPIRES_AT_SECS};
+use crate::core::text::quote;
+
+/// The unit of numeric field values (YDB's `Unit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Seconds (the default).
+    Seconds,
+    /// Milliseconds, as from `Date.now()`.
+    Millis,
+    /// Microseconds.
+    Micros,
+    /// Nanoseconds.
+    Nanos,
+}
+
+impl TimeUnit {
+    /// `"s"`, `"ms"`, `"us"`, `"ns"`.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "s" => Ok(TimeUnit::Seconds),
+            "ms" => Ok(TimeUnit::Millis),
+            "us" => Ok(TimeUnit::Micros),
+            "ns" => Ok(TimeUnit::Nanos),
+            _ => Err(Error::InvalidType(format!(
+                "ttlIndex.unit {} is not accepted; expected \"s\", \"ms\", \"us\" or \"ns\"",
+                quote(s)
+            ))),
+        }
+    }
+
+    /// The name `parse` accepts.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeUnit::Seconds => "s",
+            TimeUnit::Millis => "ms",
+            TimeUnit::Micros => "us",
+            TimeUnit::Nanos => "ns",
+        }
+    }
+
+    /// Milliseconds per unit.
+    fn ms(self) -> f64 {
+        match self {
+            TimeUnit::Seconds => 1000.0,
+            TimeUnit::Millis => 1.0,
+            TimeUnit::Micros => 1e-3,
+            TimeUnit::Nanos => 1e-6,
+        }
+    }
+}
+
+/// A field value as the JS edge read it from a document.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldValue {
+    /// A JS number.
+    Number(f64),
+    /// A string.
+    Text(String),
+    /// A `Date`, as `getTime()` (NaN for an Invalid Date).
+    DateMs(f64),
+    /// An array of values.
+    Array(Vec<FieldValue>),
+    /// Missing, `null`, a boolean, an object: never a date.
+    Other,
+}
+
+/// A validated TTL index definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TtlIndex {
+    /// The document field holding the reference time (a top-level property name).
+    pub field: String,
+    /// Seconds after the reference at which a document expires.
+    pub expire_after_secs: f64,
+    /// Unit of numeric field values.
+    pub unit: TimeUnit,
+}
+
+impl TtlIndex {
+    /// Validates `{ field, expireAfter, unit }`. `expireAfter` is exact: seconds or a duration
+    /// without months or years.
+    pub fn new(field: &str, expire_after: TtlInput<'_>, unit: Option<&str>) -> Result<Self> {
+        if field.is_empty() {
+            return Err(Error::InvalidType(
+                "ttlIndex.field \"\" is not accepted; expected the name of a document field, e.g. \"createdAt\"".into(),
+            ));
+        }
+        Ok(TtlIndex {
+            field: field.to_owned(),
+            expire_after_secs: parse_exact_secs("ttlIndex.expireAfter", expire_after)?,
+            unit: unit.map(TimeUnit::parse).transpose()?.unwrap_or(TimeUnit::Seconds),
+        })
+    }
+
+    /// The reference instant (Unix ms) of a document whose field holds `v`; `None` = the
+    /// document never expires.
+    pub fn reference_ms(&self, v: &FieldValue) -> Option<f64> {
+        let ms = match v {
+            FieldValue::Number(n) => n * self.unit.ms(),
+            FieldValue::Text(s) => parse_expires_at(ExpiresAtInput::Text(s)).ok()?,
+            FieldValue::DateMs(ms) => *ms,
+            // MongoDB: an array expires on its earliest date; nested arrays are not dates.
+            FieldValue::Array(items) => {
+                return items
+                    .iter()
+                    .filter(|i| !matches!(i, FieldValue::Array(_)))
+                    .filter_map(|i| self.reference_ms(i))
+                    .min_by(f64::total_cmp)
+            }
+            FieldValue::Other => return None,
+        };
+        (ms.is_finite() && ms.abs() <= MAX_EXPIRES_AT_SECS * 1000.0).then_some(ms + 0.0)
+    }
+
+    /// Documents whose reference is at or before this instant are expired at `now_ms`.
+    pub fn expired_through_ms(&self, now_ms: f64) -> f64 {
+        now_ms - self.expire_after_secs * 1000.0
+    }
+
+    /// When a document with reference `reference_ms` expires.
+    pub fn expires_at_ms(&self, reference_ms: f64) -> f64 {
+        reference_ms + self.expire_after_secs * 1000.0
+    }
+
+    /// Whether documents keyed by `other`'s references are keyed right for `self`: same field
+    /// and unit (then changing `expireAfter` needs no rewrite).
+    pub fn same_reference(&self, other: &TtlIndex) -> bool {
+        self.field == other.field && self.unit == other.unit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use FieldValue::*;
+
+    const T: f64 = 1_798_761_600_000.0; // 2027-01-01T00:00:00Z
+
+    fn index(unit: &str, after: f64) -> TtlIndex {
+        TtlIndex::new("createdAt", TtlInput::Seconds(after), Some(unit)).unwrap()
+    }
+
+    #[test]
+    fn every_row_of_the_semantics_table() {
+        let s = index("s", 3600.0);
+        let cases: Vec<(&TtlIndex, FieldValue, Option<f64>)> = vec![
+            (&s, Number(1_798_761_600.0), Some(T)),
+            (&s, Number(1_798_761_600.5), Some(T + 500.0)),
+            (&s, Text("2027-01-01T00:00:00Z".into()), Some(T)),
+            (&s, Text("2027-01-01T01:00:00+01:00".into()), Some(T)),
+            (&s, Text("2027-01-01".into()), Some(T)),
+            (&s, Text("2027-01-01T00:00:00".into()), Some(T)),
+            (&s, DateMs(T), Some(T)),
+            (&s, Array(vec![Text("2027-06-01".into()), DateMs(T), Number(1_900_000_000.0)]), Some(T)),
+            (&s, Array(vec![Other, Text("nope".into()), Number(1_798_761_600.0)]), Some(T)),
+            (&s, Array(vec![Other, Text("nope".into())]), None),
+            (&s, Array(vec![Array(vec![DateMs(T)])]), None),
+            (&s, Array(vec![]), None),
+            (&s, Other, None),
+            (&s, Text("not a date".into()), None),
+            (&s, Text("".into()), None),
+            (&s, Number(f64::NAN), None),
+            (&s, Number(f64::INFINITY), None),
+            (&s, DateMs(f64::NAN), None),
+            (&s, Number(1e300), None),
+        ];
+        for (i, (idx, v, want)) in cases.iter().enumerate() {
+            assert_eq!(idx.reference_ms(v), *want, "case {i}: {v:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_read_in_the_index_unit() {
+        for (unit, n) in [("s", 1_798_761_600.0), ("ms", 1_798_761_600_000.0), ("us", 1_798_761_600_000_000.0), ("ns", 1_798_761_600_000_000_000.0)] {
+            assert_eq!(index(unit, 0.0).reference_ms(&Number(n)), Some(T), "{unit}");
+        }
+    }
+
+    #[test]
+    fn expiry_is_reference_plus_expire_after_and_zero_means_absolute() {
+        let hour = index("s", 3600.0);
+        assert_eq!(hour.expires_at_ms(T), T + 3_600_000.0);
+        assert_eq!(hour.expired_through_ms(T + 3_600_000.0), T);
+        let absolute = index("s", 0.0);
+        assert_eq!(absolute.expires_at_ms(T), T);
+        assert_eq!(absolute.expired_through_ms(T), T);
+        let days = TtlIndex::new("at", TtlInput::Text("90 days"), None).unwrap();
+        assert_eq!(days.expire_after_secs, 90.0 * 86_400.0);
+        assert_eq!(days.unit, TimeUnit::Seconds);
+    }
+
+    #[test]
+    fn bad_definitions_are_refused() {
+        let e = TtlIndex::new("", TtlInput::Seconds(1.0), None).unwrap_err();
+        assert!(matches!(&e, Error::InvalidType(m) if m.contains("ttlIndex.field \"\"")), "{e}");
+        let e = TtlIndex::new("at", TtlInput::Seconds(1.0), Some("minutes")).unwrap_err();
+        assert!(matches!(&e, Error::InvalidType(m) if m.contains("\"minutes\"") && m.contains("\"ns\"")), "{e}");
+        let e = TtlIndex::new("at", TtlInput::Text("3 months"), None).unwrap_err();
+        assert!(matches!(&e, Error::OutOfRange(m) if m.contains("ttlIndex.expireAfter")), "{e}");
+        let e = TtlIndex::new("at", TtlInput::Seconds(-1.0), None).unwrap_err();
+        assert!(matches!(&e, Error::OutOfRange(m) if m.contains("ttlIndex.expireAfter -1")), "{e}");
+    }
+
+    #[test]
+    fn same_reference_ignores_expire_after() {
+        assert!(index("s", 1.0).same_reference(&index("s", 99.0)));
+        assert!(!index("s", 1.0).same_reference(&index("ms", 1.0)));
+    }
+}
