@@ -9,14 +9,19 @@ pub const DEFAULT_REAP_INTERVAL_MS: u32 = 60_000;
 pub const DEFAULT_MAX_REMOVES_PER_RUN: u32 = 10_000;
 /// Default number of entries removed per IndexedDB transaction inside a pass.
 pub const DEFAULT_BATCH_SIZE: u32 = 500;
+/// Default cap on records removed from one collection (the entries, a collection, a time
+/// series) by one pass (ArangoDB `--ttl.max-collection-removes`): no cap beyond the pass's.
+pub const DEFAULT_MAX_REMOVES_PER_COLLECTION: u32 = DEFAULT_MAX_REMOVES_PER_RUN;
 
 /// The caps a pass runs under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReapLimits {
     /// Entries removed per transaction.
     pub batch_size: u32,
-    /// Entries removed per pass, across all its batches.
+    /// Records removed per pass, across all its batches and collections.
     pub max_removes_per_run: u32,
+    /// Records removed per pass from any one collection (the key-value entries count as one).
+    pub max_removes_per_collection: u32,
 }
 
 impl Default for ReapLimits {
@@ -24,42 +29,54 @@ impl Default for ReapLimits {
         ReapLimits {
             batch_size: DEFAULT_BATCH_SIZE,
             max_removes_per_run: DEFAULT_MAX_REMOVES_PER_RUN,
+            max_removes_per_collection: DEFAULT_MAX_REMOVES_PER_COLLECTION,
         }
     }
 }
 
 impl ReapLimits {
-    /// Validated limits; both must be at least 1 (a cap of 0 would make `reap()` a silent no-op).
-    pub fn new(batch_size: u32, max_removes_per_run: u32) -> Result<Self> {
-        for (name, v) in [("batchSize", batch_size), ("maxRemovesPerRun", max_removes_per_run)] {
+    /// Validated limits; all must be at least 1 (a cap of 0 would make `reap()` a silent no-op).
+    pub fn new(batch_size: u32, max_removes_per_run: u32, max_removes_per_collection: u32) -> Result<Self> {
+        for (name, v) in [
+            ("batchSize", batch_size),
+            ("maxRemovesPerRun", max_removes_per_run),
+            ("maxRemovesPerCollection", max_removes_per_collection),
+        ] {
             if v == 0 {
                 return Err(Error::OutOfRange(format!(
                     "{name} 0 is not accepted; expected a whole number >= 1 (use pauseReaper() or autoReap: false to stop reaping)"
                 )));
             }
         }
-        Ok(ReapLimits { batch_size, max_removes_per_run })
+        Ok(ReapLimits { batch_size, max_removes_per_run, max_removes_per_collection })
     }
 
-    /// How many entries the next batch may remove after `removed_so_far` in this pass; 0 ends the pass.
-    pub fn next_batch(&self, removed_so_far: u32) -> u32 {
-        self.batch_size.min(self.max_removes_per_run.saturating_sub(removed_so_far))
+    /// How many records the next batch may remove, after `removed_in_pass` in this pass and
+    /// `removed_here` from the collection at hand; 0 ends that collection's turn.
+    pub fn next_batch(&self, removed_in_pass: u32, removed_here: u32) -> u32 {
+        self.batch_size
+            .min(self.max_removes_per_run.saturating_sub(removed_in_pass))
+            .min(self.max_removes_per_collection.saturating_sub(removed_here))
     }
 }
 
 /// What one pass did (`ReapReport` in JS).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReapReport {
-    /// Entries removed by this pass.
+    /// Records removed by this pass: entries, documents and buckets.
     pub removed: u32,
-    /// Expired entries still stored after the pass (non-zero when the cap was hit).
+    /// Documents removed, per collection (collections with none removed are left out).
+    pub collections: Vec<(String, u32)>,
+    /// Whole buckets removed, per time series.
+    pub buckets: Vec<(String, u32)>,
+    /// Expired records still stored after the pass (non-zero when a cap was hit).
     pub remaining: u32,
     /// Wall time of the pass.
     pub duration_ms: f64,
 }
 
 /// Counters across passes (`Stats` in JS, together with `reaperPaused`).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReaperStats {
     /// Passes completed, background or `reap()`.
     pub reaper_runs: u64,
@@ -71,10 +88,10 @@ pub struct ReaperStats {
 
 impl ReaperStats {
     /// Accounts for a finished pass.
-    pub fn record(&mut self, report: ReapReport) {
+    pub fn record(&mut self, report: &ReapReport) {
         self.reaper_runs += 1;
         self.removed_total += u64::from(report.removed);
-        self.last_run = Some(report);
+        self.last_run = Some(report.clone());
     }
 }
 
@@ -84,29 +101,33 @@ mod tests {
 
     #[test]
     fn batches_fill_up_to_the_cap_then_stop() {
-        // (batch, cap, removed so far, expected next batch)
+        // (batch, pass cap, collection cap, removed in pass, removed here, expected next batch)
         let table = [
-            (500, 10_000, 0, 500),
-            (500, 10_000, 9_800, 200),
-            (500, 10_000, 10_000, 0),
-            (500, 10_000, 12_000, 0),
-            (500, 300, 0, 300),
-            (1, 3, 2, 1),
-            (7, 20, 14, 6),
+            (500, 10_000, 10_000, 0, 0, 500),
+            (500, 10_000, 10_000, 9_800, 0, 200),
+            (500, 10_000, 10_000, 10_000, 0, 0),
+            (500, 10_000, 10_000, 12_000, 0, 0),
+            (500, 300, 10_000, 0, 0, 300),
+            (1, 3, 3, 2, 2, 1),
+            (7, 20, 20, 14, 14, 6),
+            // The collection cap ends one collection's turn while the pass goes on.
+            (500, 10_000, 1_000, 4_000, 800, 200),
+            (500, 10_000, 1_000, 4_000, 1_000, 0),
+            (500, 10_000, 1_000, 4_000, 0, 500),
         ];
-        for (batch, cap, done, want) in table {
-            let l = ReapLimits::new(batch, cap).unwrap();
-            assert_eq!(l.next_batch(done), want, "batch {batch} cap {cap} done {done}");
+        for (batch, cap, per, done, here, want) in table {
+            let l = ReapLimits::new(batch, cap, per).unwrap();
+            assert_eq!(l.next_batch(done, here), want, "batch {batch} cap {cap}/{per} done {done}/{here}");
         }
     }
 
     #[test]
     fn a_pass_is_split_into_the_expected_batches() {
-        let l = ReapLimits::new(500, 1_200).unwrap();
+        let l = ReapLimits::new(500, 1_200, 1_200).unwrap();
         let mut removed = 0;
         let mut batches = vec![];
         loop {
-            let n = l.next_batch(removed);
+            let n = l.next_batch(removed, removed);
             if n == 0 {
                 break;
             }
@@ -118,17 +139,19 @@ mod tests {
 
     #[test]
     fn zero_limits_are_refused_with_their_name() {
-        let e = ReapLimits::new(0, 10).unwrap_err();
+        let e = ReapLimits::new(0, 10, 10).unwrap_err();
         assert!(matches!(&e, Error::OutOfRange(m) if m.contains("batchSize 0")), "{e}");
-        let e = ReapLimits::new(10, 0).unwrap_err();
+        let e = ReapLimits::new(10, 0, 10).unwrap_err();
         assert!(matches!(&e, Error::OutOfRange(m) if m.contains("maxRemovesPerRun 0")), "{e}");
+        let e = ReapLimits::new(10, 10, 0).unwrap_err();
+        assert!(matches!(&e, Error::OutOfRange(m) if m.contains("maxRemovesPerCollection 0")), "{e}");
     }
 
     #[test]
     fn stats_accumulate_runs() {
         let mut s = ReaperStats::default();
-        s.record(ReapReport { removed: 3, remaining: 0, duration_ms: 1.5 });
-        s.record(ReapReport { removed: 0, remaining: 2, duration_ms: 0.5 });
+        s.record(&ReapReport { removed: 3, remaining: 0, duration_ms: 1.5, ..Default::default() });
+        s.record(&ReapReport { removed: 0, remaining: 2, duration_ms: 0.5, ..Default::default() });
         assert_eq!(s.reaper_runs, 2);
         assert_eq!(s.removed_total, 3);
         assert_eq!(s.last_run.unwrap().remaining, 2);

@@ -58,3 +58,50 @@ export function settle(req) {
     req.onerror = () => reject(req.error);
   });
 }
+
+// Collections: records { c, r, i, v } keyed [collection, reference ms, id].
+export function docRecord(c, r, i, v) { return { c, r, i, v }; }
+export function pkPart(pks, n) { return pks.map((p) => p[n]); }
+export function pkAt(pk, n) { return pk[n]; }
+export function liveDocValues(recs, cutoff) {
+  const out = [];
+  for (const r of recs) if (r.r > cutoff) out.push(r.v);
+  return out;
+}
+export function liveDocValue(rec, cutoff) {
+  return rec !== undefined && rec.r > cutoff ? rec.v : undefined;
+}
+export function allDocs(recs) { return recs.map((r) => r.v); }
+
+// Time series: buckets { s, l, k, t, q, m, n, ts, ev } keyed [series, latest ms, meta key, span
+// start, sequence]. `ts` holds each event's time in ms, parallel to `ev`.
+export function bucketRecord(s, k, t, q, m, ts, ev) {
+  let l = -Infinity;
+  for (const x of ts) if (x > l) l = x;
+  return { s, l, k, t, q, m, n: ev.length, ts, ev };
+}
+// A bucket with `events[from..to]` (times in `times`) appended.
+export function appendToBucket(b, times, events, from, to) {
+  const ts = b ? b.ts.slice() : [];
+  const ev = b ? b.ev.slice() : [];
+  for (let i = from; i < to; i++) { ts.push(times[i]); ev.push(events[i]); }
+  return { ts, ev };
+}
+export function bucketPart(b, name) { return b[name]; }
+// Events of `buckets` with time in [from, to] and after `cutoff`, oldest first.
+export function eventsIn(buckets, from, to, cutoff) {
+  const hits = [];
+  for (const b of buckets) {
+    for (let i = 0; i < b.ev.length; i++) {
+      const t = b.ts[i];
+      if (t >= from && t <= to && t > cutoff) hits.push([t, b.ev[i]]);
+    }
+  }
+  hits.sort((a, b) => a[0] - b[0]);
+  return hits.map((h) => h[1]);
+}
+export function countEvents(buckets, cutoff) {
+  let n = 0;
+  for (const b of buckets) for (const t of b.ts) if (t > cutoff) n++;
+  return n;
+}

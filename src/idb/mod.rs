@@ -40,11 +40,27 @@ use crate::core::error::{Error, Result};
 use crate::core::expiry::Ttl;
 use crate::core::text::{js_number, quote};
 
+mod collections;
+mod meta;
+mod series;
+
+pub use collections::DocWrite;
+pub use meta::{collection_key, series_key, Definition};
+pub use series::EventsIn;
+
 const ENTRIES: &str = "entries";
 const BY_KEY: &str = "by_key";
-/// Reserved for store-level metadata (collection definitions, schema notes).
+/// Definitions of collections and time series, keyed `"collection:<name>"` / `"series:<name>"`.
 const META: &str = "meta";
-const SCHEMA_VERSION: u32 = 1;
+/// Documents of every collection: `{ c, r, i, v }` keyed `[collection, reference ms, id]`.
+const DOCS: &str = "docs";
+const BY_ID: &str = "by_id";
+/// Time-series buckets: `{ s, l, k, t, q, m, n, ts, ev }` keyed `[series, latest ms, meta key,
+/// span start, sequence]`.
+const BUCKETS: &str = "buckets";
+const BY_BUCKET: &str = "by_bucket";
+/// 1: entries and meta. 2: docs and buckets (collections, time series).
+const SCHEMA_VERSION: u32 = 2;
 
 #[wasm_bindgen(module = "/src/idb/glue.js")]
 extern "C" {
@@ -109,10 +125,21 @@ impl Conn {
         let db = Database::open(name)
             .with_version(SCHEMA_VERSION)
             .with_on_upgrade_needed(|event, db| {
-                if event.old_version() < 1.0 {
+                let old = event.old_version();
+                if old < 1.0 {
                     let store = db.create_object_store(ENTRIES).with_key_path(KeyPath::from(["e", "k"])).build()?;
                     store.create_index(BY_KEY, KeyPath::One("k")).with_unique(true).build()?;
                     db.create_object_store(META).build()?;
+                }
+                if old < 2.0 {
+                    // Collections and time series share fixed stores, keyed by their name first, so
+                    // creating one never needs an IndexedDB version change (no blocked upgrades
+                    // across tabs), and each one's expired records are still one key range.
+                    let docs = db.create_object_store(DOCS).with_key_path(KeyPath::from(["c", "r", "i"])).build()?;
+                    docs.create_index(BY_ID, KeyPath::from(["c", "i"])).with_unique(true).build()?;
+                    let buckets =
+                        db.create_object_store(BUCKETS).with_key_path(KeyPath::from(["s", "l", "k", "t", "q"])).build()?;
+                    buckets.create_index(BY_BUCKET, KeyPath::from(["s", "k", "t", "q"])).with_unique(true).build()?;
                 }
                 Ok(())
             })
@@ -373,8 +400,12 @@ impl Conn {
     }
 
     fn begin(&self, op: &str, mode: TransactionMode) -> Result<(Transaction<'_>, IdbObjectStore)> {
-        let tx = self.db.transaction(ENTRIES).with_mode(mode).build().map_err(|e| self.idb_err(op, e))?;
-        let store: IdbObjectStore = tx.object_store(ENTRIES).map_err(|e| self.idb_err(op, e))?.into_sys();
+        self.begin_on(op, ENTRIES, mode)
+    }
+
+    fn begin_on(&self, op: &str, name: &str, mode: TransactionMode) -> Result<(Transaction<'_>, IdbObjectStore)> {
+        let tx = self.db.transaction(name).with_mode(mode).build().map_err(|e| self.idb_err(op, e))?;
+        let store: IdbObjectStore = tx.object_store(name).map_err(|e| self.idb_err(op, e))?.into_sys();
         Ok((tx, store))
     }
 
@@ -412,7 +443,11 @@ impl Conn {
 }
 
 fn index(store: &IdbObjectStore) -> Result<IdbIndex> {
-    store.index(BY_KEY).map_err(|e| storage_error(&store.name(), "opening the key index", e))
+    index_named(store, BY_KEY)
+}
+
+fn index_named(store: &IdbObjectStore, name: &str) -> Result<IdbIndex> {
+    store.index(name).map_err(|e| storage_error(&store.name(), "opening an index", e))
 }
 
 /// `[now, []]`: sorts after every `[now, key]` (arrays sort after strings and numbers), so

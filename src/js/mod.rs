@@ -3,9 +3,13 @@
 //! JS exceptions (`error`). Its TypeScript declaration is written by hand in
 //! `pkg-template/types.d.ts`, included below, so that it can be strict.
 
+mod collection;
 pub mod convert;
 pub mod error;
 
+pub use collection::{Collection, TimeSeries};
+
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -30,7 +34,7 @@ pub struct TtlStore {
 }
 
 /// Runs `f` as a Promise; its error becomes the rejection.
-fn promise<T: Into<JsValue>>(f: impl Future<Output = Result<T>> + 'static) -> Promise {
+pub(crate) fn promise<T: Into<JsValue>>(f: impl Future<Output = Result<T>> + 'static) -> Promise {
     run(Box::pin(async move { f.await.map(Into::into) }))
 }
 
@@ -55,11 +59,19 @@ struct ReportJs {
     removed: u32,
     remaining: u32,
     duration_ms: f64,
+    collections: BTreeMap<String, u32>,
+    time_series: BTreeMap<String, u32>,
 }
 
 impl From<ReapReport> for ReportJs {
     fn from(r: ReapReport) -> Self {
-        ReportJs { removed: r.removed, remaining: r.remaining, duration_ms: r.duration_ms }
+        ReportJs {
+            removed: r.removed,
+            remaining: r.remaining,
+            duration_ms: r.duration_ms,
+            collections: r.collections.into_iter().collect(),
+            time_series: r.buckets.into_iter().collect(),
+        }
     }
 }
 
@@ -73,7 +85,7 @@ struct StatsJs {
 }
 
 fn to_plain<T: Serialize>(v: &T) -> JsValue {
-    let ser = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+    let ser = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true).serialize_maps_as_objects(true);
     v.serialize(&ser).unwrap_or(JsValue::NULL)
 }
 
@@ -218,6 +230,27 @@ impl TtlStore {
         promise(async move { store.persist(convert::key(&key)?).await })
     }
 
+    /// Opens collection `name` (`{ keyPath, ttlIndex: { field, expireAfter, unit } }`), creating it if new.
+    pub fn collection(&self, name: JsValue, options: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move {
+            let name = text_arg("collection name", &name)?;
+            let (key_path, ttl) = convert::collection_options(&options)?;
+            Ok(Collection { inner: store.collection(&name, key_path.as_deref(), ttl).await? })
+        })
+    }
+
+    /// Opens time series `name` (`{ timeField, metaField, granularity, expireAfter }`), creating it if new.
+    #[wasm_bindgen(js_name = timeSeries)]
+    pub fn time_series(&self, name: JsValue, options: JsValue) -> Promise {
+        let store = self.store.clone();
+        promise(async move {
+            let name = text_arg("time series name", &name)?;
+            let options = convert::series_options(&options)?;
+            Ok(TimeSeries { inner: store.time_series(&name, options).await? })
+        })
+    }
+
     /// Runs one reaper pass now.
     pub fn reap(&self) -> Promise {
         let store = self.store.clone();
@@ -268,9 +301,13 @@ impl TtlStore {
 }
 
 fn db_name(v: &JsValue) -> Result<String> {
+    text_arg("database name", v)
+}
+
+fn text_arg(what: &str, v: &JsValue) -> Result<String> {
     match v.as_string() {
         Some(s) if !s.is_empty() => Ok(s),
-        _ => Err(Error::wrong_type("database name", &convert::describe(v), "a non-empty string")),
+        _ => Err(Error::wrong_type(what, &convert::describe(v), "a non-empty string")),
     }
 }
 

@@ -12,9 +12,15 @@ use web_sys::{CustomEvent, CustomEventInit, EventTarget};
 use crate::core::config::StoreConfig;
 use crate::core::entry::{ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
-use crate::core::reaper::{ReapReport, ReaperStats};
-use crate::idb::{Conn, ExpiryChange, Write};
+use crate::core::reaper::{ReapLimits, ReapReport, ReaperStats};
+use crate::idb::{Conn, Definition, ExpiryChange, Write};
 use crate::timer::{now_ms, ReaperTimer};
+
+mod collection;
+mod series;
+
+pub use collection::{Collection, DocIn};
+pub use series::Series;
 
 /// The events a store dispatches.
 pub const EVENT_TYPES: [&str; 3] = ["expired", "change", "error"];
@@ -223,49 +229,113 @@ impl Store {
         Ok(changed)
     }
 
-    /// Runs one reaper pass now: removes entries expired at the start of the pass, in batches of
-    /// `batch_size`, at most `max_removes_per_run`, then fires `"expired"` with their keys.
+    /// Runs one reaper pass now: removes what was expired at the start of the pass (entries, then
+    /// the documents of each collection with a TTL index, then the whole expired buckets of each
+    /// time series) in batches of `batch_size`, at most `max_removes_per_run` records in all and
+    /// `max_removes_per_collection` from any one, then fires `"expired"`.
     pub async fn reap(&self) -> Result<ReapReport> {
-        let conn = self.conn()?;
-        let limits = self.0.config.limits;
         self.0.reaping.set(true);
-        let started = now_ms();
-        let pass = async {
-            let removed_keys = Array::new();
-            let mut removed = 0u32;
-            let mut capped = false;
-            loop {
-                let limit = limits.next_batch(removed);
-                if limit == 0 {
-                    capped = true;
-                    break;
-                }
-                let batch = conn.reap_batch(started, limit).await?;
-                removed += batch.length();
-                for k in batch.iter() {
-                    removed_keys.push(&k);
-                }
-                if batch.length() < limit {
-                    break;
-                }
-            }
-            // Only a pass stopped by its cap can have left expired entries behind.
-            let remaining = if capped { conn.count_expired(started).await? } else { 0 };
-            Ok::<_, Error>((removed_keys, ReapReport { removed, remaining, duration_ms: now_ms() - started }))
-        };
-        let result = pass.await;
+        let result = self.pass().await;
         self.0.reaping.set(false);
-        let (keys, report) = result?;
-        self.0.stats.borrow_mut().record(report);
+        let (report, detail) = result?;
+        self.0.stats.borrow_mut().record(&report);
         if report.removed > 0 {
-            self.emit("expired", &detail(&[("keys", keys.into())]));
+            self.emit("expired", &detail);
         }
         Ok(report)
     }
 
+    async fn pass(&self) -> Result<(ReapReport, JsValue)> {
+        let conn = self.conn()?;
+        let limits = self.0.config.limits;
+        let started = now_ms();
+        // Definitions are read afresh: another tab may have created or changed a collection.
+        let defs = conn.definitions().await?;
+        let mut removed = 0u32;
+        let mut capped = false;
+
+        let keys = Array::new();
+        capped |= drain(limits, &mut removed, |n| {
+            let conn = conn.clone();
+            let keys = keys.clone();
+            async move {
+                let batch = conn.reap_batch(started, n).await?;
+                batch.for_each(&mut |k, _, _| {
+                    keys.push(&k);
+                });
+                Ok(batch.length())
+            }
+        })
+        .await?
+        .1;
+
+        let mut report = ReapReport::default();
+        let doc_ids = Object::new();
+        for def in &defs {
+            let Definition::Collection { name, ttl: Some(ttl), .. } = def else { continue };
+            let cutoff = ttl.expired_through_ms(started);
+            let ids = Array::new();
+            let (here, hit) = drain(limits, &mut removed, |n| {
+                let (conn, ids) = (conn.clone(), ids.clone());
+                async move {
+                    let batch = conn.reap_docs(name, cutoff, n).await?;
+                    batch.for_each(&mut |id, _, _| {
+                        ids.push(&id);
+                    });
+                    Ok(batch.length())
+                }
+            })
+            .await?;
+            capped |= hit;
+            if here > 0 {
+                report.collections.push((name.clone(), here));
+                let _ = Reflect::set(&doc_ids, &name.into(), &ids);
+            }
+        }
+        let buckets = Object::new();
+        for def in &defs {
+            let Definition::Series { name, options } = def else { continue };
+            let Some(cutoff) = options.expired_through_ms(started) else { continue };
+            let (here, hit) = drain(limits, &mut removed, |n| {
+                let conn = conn.clone();
+                async move { conn.reap_buckets(name, cutoff, n).await }
+            })
+            .await?;
+            capped |= hit;
+            if here > 0 {
+                report.buckets.push((name.clone(), here));
+                let _ = Reflect::set(&buckets, &name.into(), &here.into());
+            }
+        }
+
+        // Only a pass stopped by a cap can have left expired records behind.
+        let mut remaining = 0;
+        if capped {
+            remaining += conn.count_expired(started).await?;
+            for def in &defs {
+                match def {
+                    Definition::Collection { name, ttl: Some(ttl), .. } => {
+                        remaining += conn.count_expired_docs(name, ttl.expired_through_ms(started)).await?;
+                    }
+                    Definition::Series { name, options } => {
+                        if let Some(cutoff) = options.expired_through_ms(started) {
+                            remaining += conn.count_expired_buckets(name, cutoff).await?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        report.removed = removed;
+        report.remaining = remaining;
+        report.duration_ms = now_ms() - started;
+        let detail = detail(&[("keys", keys.into()), ("collections", doc_ids.into()), ("timeSeries", buckets.into())]);
+        Ok((report, detail))
+    }
+
     /// Reaper counters so far.
     pub fn stats(&self) -> ReaperStats {
-        *self.0.stats.borrow()
+        self.0.stats.borrow().clone()
     }
 
     /// Whether the background reaper is paused.
@@ -319,6 +389,29 @@ impl Store {
         if let Ok(event) = CustomEvent::new_with_event_init_dict(kind, &init) {
             // A listener that throws is reported by the browser; it must not fail the write.
             let _ = self.0.events.dispatch_event(&event);
+        }
+    }
+}
+
+/// Removes one collection's expired records batch by batch under the pass's caps: `batch(n)`
+/// removes up to `n` and says how many it removed. Returns how many were removed here and
+/// whether a cap (rather than running out of expired records) ended the turn.
+async fn drain<F, Fut>(limits: ReapLimits, removed_in_pass: &mut u32, mut batch: F) -> Result<(u32, bool)>
+where
+    F: FnMut(u32) -> Fut,
+    Fut: std::future::Future<Output = Result<u32>>,
+{
+    let mut here = 0;
+    loop {
+        let limit = limits.next_batch(*removed_in_pass, here);
+        if limit == 0 {
+            return Ok((here, true));
+        }
+        let n = batch(limit).await?;
+        here += n;
+        *removed_in_pass += n;
+        if n < limit {
+            return Ok((here, false));
         }
     }
 }

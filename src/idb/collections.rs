@@ -1,0 +1,228 @@
+//! Collections with a TTL index, in the shared `docs` store.
+//!
+//! Records are `{ c, r, i, v }` keyed `[collection, reference ms, id]`, where the reference is
+//! the value of the TTL field (+Infinity for a document that never expires). A document expires
+//! at `reference + expireAfter`, so the expired documents of a collection are the key range
+//! `[c] ..= [c, now - expireAfter, []]`: changing `expireAfter` moves the cut-off and rewrites
+//! nothing, and the reaper removes a batch with one range delete, as for entries.
+
+use indexed_db_futures::transaction::TransactionMode;
+use js_sys::{Array, Uint32Array};
+use wasm_bindgen::prelude::*;
+use web_sys::{IdbKeyRange, IdbObjectStore};
+
+use super::{index_named, last_of, last_wins, Conn, BY_ID, DOCS};
+use crate::core::error::Result;
+
+#[wasm_bindgen(module = "/src/idb/glue.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = docRecord)]
+    fn doc_record(c: &str, r: f64, i: &JsValue, v: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = pkPart)]
+    fn pk_part(pks: &Array, n: u32) -> Array;
+    #[wasm_bindgen(js_name = pkAt)]
+    fn pk_at(pk: &JsValue, n: u32) -> JsValue;
+    #[wasm_bindgen(js_name = liveDocValues)]
+    fn live_doc_values(recs: &Array, cutoff: f64) -> Array;
+    #[wasm_bindgen(js_name = liveDocValue)]
+    fn live_doc_value(rec: &JsValue, cutoff: f64) -> JsValue;
+    #[wasm_bindgen(js_name = allDocs)]
+    fn all_docs(recs: &Array) -> Array;
+}
+
+/// One document to store: its id, its reference time (Unix ms, +Infinity for never) and itself.
+#[derive(Debug)]
+pub struct DocWrite {
+    /// The value at the collection's key path.
+    pub id: JsValue,
+    /// The TTL field's value as Unix ms; +Infinity if it is not a date (never expires).
+    pub reference_ms: f64,
+    /// The document.
+    pub doc: JsValue,
+}
+
+fn key2(c: &str, x: &JsValue) -> JsValue {
+    Array::of2(&c.into(), x).into()
+}
+
+fn key3(c: &str, r: f64, x: &JsValue) -> JsValue {
+    Array::of3(&c.into(), &r.into(), x).into()
+}
+
+/// `[c]`: sorts before every key of collection `c`.
+fn first_of(c: &str) -> JsValue {
+    Array::of1(&c.into()).into()
+}
+
+/// `[c, []]`: sorts after every key of collection `c` (arrays sort after numbers and strings).
+fn after_all_of(c: &str) -> JsValue {
+    key2(c, &Array::new())
+}
+
+impl Conn {
+    fn docs_range(&self, op: &str, lower: JsValue, lower_open: bool, upper: JsValue) -> Result<IdbKeyRange> {
+        self.js(op, IdbKeyRange::bound_with_lower_open_and_upper_open(&lower, &upper, lower_open, false))
+    }
+
+    /// Documents of `c` with reference after `cutoff` (live); the whole collection for -Infinity.
+    fn live_docs_range(&self, op: &str, c: &str, cutoff: f64) -> Result<IdbKeyRange> {
+        self.docs_range(op, key3(c, cutoff, &Array::new()), true, after_all_of(c))
+    }
+
+    /// Documents of `c` with reference at or before `cutoff` (expired).
+    fn expired_docs_range(&self, op: &str, c: &str, cutoff: f64) -> Result<IdbKeyRange> {
+        self.docs_range(op, first_of(c), false, key3(c, cutoff, &Array::new()))
+    }
+
+    fn all_docs_range(&self, op: &str, c: &str) -> Result<IdbKeyRange> {
+        self.docs_range(op, first_of(c), false, after_all_of(c))
+    }
+
+    /// `put`/`putMany`: one transaction, all or nothing; the same id twice: the last wins.
+    pub async fn put_docs(&self, c: &str, writes: &[DocWrite]) -> Result<()> {
+        let op = "writing documents";
+        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        let by_id = index_named(&store, BY_ID)?;
+        let order: Vec<u32> = if writes.len() > 1 {
+            let ids: Array = writes.iter().map(|w| w.id.clone()).collect();
+            last_wins(&ids).to_vec()
+        } else {
+            (0..writes.len() as u32).collect()
+        };
+        let lookups = order
+            .iter()
+            .map(|&i| self.js(op, by_id.get_key(&key2(c, &writes[i as usize].id))))
+            .collect::<Result<Vec<_>>>()?;
+        if let Some(last) = lookups.last() {
+            self.settle(op, last).await?;
+        }
+        for (&i, lookup) in order.iter().zip(&lookups) {
+            let w = &writes[i as usize];
+            let old_pk = self.js(op, lookup.result())?;
+            if !old_pk.is_undefined() && pk_at(&old_pk, 1).as_f64() != Some(w.reference_ms) {
+                self.js(op, store.delete(&old_pk))?;
+            }
+            store.put(&doc_record(c, w.reference_ms, &w.id, &w.doc)).map_err(|e| self.put_error(&w.id, e))?;
+        }
+        self.commit(op, tx).await
+    }
+
+    /// Live documents with `ids`, in order, `undefined` where missing or expired.
+    pub async fn get_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<Array> {
+        let op = "reading documents";
+        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let by_id = index_named(&store, BY_ID)?;
+        let reqs = ids.iter().map(|id| self.js(op, by_id.get(&key2(c, &id)))).collect::<Result<Vec<_>>>()?;
+        if let Some(last) = reqs.last() {
+            self.settle(op, last).await?;
+        }
+        reqs.iter().map(|r| Ok(live_doc_value(&self.js(op, r.result())?, cutoff))).collect()
+    }
+
+    /// Removes documents; how many were live.
+    pub async fn delete_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<u32> {
+        let op = "deleting documents";
+        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        let by_id = index_named(&store, BY_ID)?;
+        let unique: Vec<JsValue> = if ids.length() > 1 {
+            let keep: Uint32Array = last_wins(ids);
+            keep.to_vec().into_iter().map(|i| ids.get(i)).collect()
+        } else {
+            ids.iter().collect()
+        };
+        let lookups = unique.iter().map(|id| self.js(op, by_id.get_key(&key2(c, id)))).collect::<Result<Vec<_>>>()?;
+        if let Some(last) = lookups.last() {
+            self.settle(op, last).await?;
+        }
+        let mut live = 0;
+        for lookup in &lookups {
+            let pk = self.js(op, lookup.result())?;
+            if !pk.is_undefined() {
+                live += u32::from(pk_at(&pk, 1).as_f64().is_some_and(|r| r > cutoff));
+                self.js(op, store.delete(&pk))?;
+            }
+        }
+        self.commit(op, tx).await?;
+        Ok(live)
+    }
+
+    /// Number of live documents: one count over a key range.
+    pub async fn count_docs(&self, c: &str, cutoff: f64) -> Result<u32> {
+        let op = "counting documents";
+        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let range = self.live_docs_range(op, c, cutoff)?;
+        self.count_in(op, &store, &range).await
+    }
+
+    /// Number of expired documents still stored.
+    pub async fn count_expired_docs(&self, c: &str, cutoff: f64) -> Result<u32> {
+        let op = "counting expired documents";
+        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let range = self.expired_docs_range(op, c, cutoff)?;
+        self.count_in(op, &store, &range).await
+    }
+
+    pub(super) async fn count_in(&self, op: &str, store: &IdbObjectStore, range: &IdbKeyRange) -> Result<u32> {
+        let n = self.settle(op, &self.js(op, store.count_with_key(range.as_ref()))?).await?;
+        Ok(n.as_f64().unwrap_or(0.0) as u32)
+    }
+
+    /// Live documents in id order.
+    pub async fn doc_values(&self, c: &str, cutoff: f64) -> Result<Array> {
+        let op = "listing documents";
+        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let by_id = index_named(&store, BY_ID)?;
+        let range = self.docs_range(op, first_of(c), false, after_all_of(c))?;
+        let recs: Array = self.settle(op, &self.js(op, by_id.get_all_with_key(range.as_ref()))?).await?.into();
+        Ok(live_doc_values(&recs, cutoff))
+    }
+
+    /// Every stored document of `c`, expired or not, in id order (for rekeying and export).
+    pub async fn all_doc_values(&self, c: &str) -> Result<Array> {
+        let op = "reading documents";
+        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let by_id = index_named(&store, BY_ID)?;
+        let range = self.docs_range(op, first_of(c), false, after_all_of(c))?;
+        let recs: Array = self.settle(op, &self.js(op, by_id.get_all_with_key(range.as_ref()))?).await?.into();
+        Ok(all_docs(&recs))
+    }
+
+    /// Removes every document of `c`.
+    pub async fn clear_docs(&self, c: &str) -> Result<()> {
+        let op = "clearing a collection";
+        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        self.js(op, store.delete(self.all_docs_range(op, c)?.as_ref()))?;
+        self.commit(op, tx).await
+    }
+
+    /// Replaces every document of `c` by `writes` in one transaction (a TTL index on another
+    /// field or unit needs every document keyed again).
+    pub async fn replace_docs(&self, c: &str, writes: &[DocWrite]) -> Result<()> {
+        let op = "re-keying a collection";
+        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        self.js(op, store.delete(self.all_docs_range(op, c)?.as_ref()))?;
+        for w in writes {
+            store.put(&doc_record(c, w.reference_ms, &w.id, &w.doc)).map_err(|e| self.put_error(&w.id, e))?;
+        }
+        self.commit(op, tx).await
+    }
+
+    /// One reaper batch over collection `c`: removes up to `limit` documents whose reference is
+    /// at or before `cutoff` with one range delete; returns their ids.
+    pub async fn reap_docs(&self, c: &str, cutoff: f64, limit: u32) -> Result<Array> {
+        let op = "reaping documents";
+        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        let expired = self.expired_docs_range(op, c, cutoff)?;
+        let pks: Array = self
+            .settle(op, &self.js(op, store.get_all_keys_with_key_and_limit(expired.as_ref(), limit))?)
+            .await?
+            .into();
+        if pks.length() == 0 {
+            return Ok(pks);
+        }
+        let through_last = self.docs_range(op, first_of(c), false, last_of(&pks))?;
+        self.js(op, store.delete(through_last.as_ref()))?;
+        self.commit(op, tx).await?;
+        Ok(pk_part(&pks, 2))
+    }
+}

@@ -1,0 +1,218 @@
+//! Collections with a TTL index (`store.collection(name, options)`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+
+use super::Store;
+use crate::core::error::{Error, Result};
+use crate::core::text::{js_number, quote};
+use crate::core::ttl_index::{FieldValue, TimeUnit, TtlIndex};
+use crate::idb::{Definition, DocWrite};
+use crate::timer::now_ms;
+
+/// A collection of documents keyed by a property, optionally with a TTL index. Cloning shares it.
+#[derive(Debug, Clone)]
+pub struct Collection {
+    store: Store,
+    name: String,
+    key_path: String,
+    state: Rc<RefCell<State>>,
+}
+
+#[derive(Debug, Clone)]
+struct State {
+    ttl: Option<TtlIndex>,
+    keyed_by: Option<(String, TimeUnit)>,
+}
+
+/// A document as the JS edge read it: its id and the value of the field documents are keyed by.
+#[derive(Debug)]
+pub struct DocIn {
+    /// The value at the key path (validated string or number).
+    pub id: JsValue,
+    /// The field's value, read as a possible date.
+    pub field: FieldValue,
+    /// The document itself.
+    pub doc: JsValue,
+}
+
+impl Store {
+    /// Opens collection `name`, creating it (with `key_path`, default `"id"`) if new. A TTL
+    /// index given here is created if the collection has none; a different one is refused.
+    pub async fn collection(&self, name: &str, key_path: Option<&str>, ttl: Option<TtlIndex>) -> Result<Collection> {
+        if name.is_empty() {
+            return Err(Error::InvalidType("collection name \"\" is not accepted; expected a non-empty string".into()));
+        }
+        let stored = self.conn()?.definition(&crate::idb::collection_key(name)).await?;
+        let (key_path, state, is_new) = match stored {
+            Some(Definition::Collection { key_path: stored, ttl, keyed_by, .. }) => {
+                if let Some(asked) = key_path.filter(|k| *k != stored) {
+                    return Err(Error::InvalidType(format!(
+                        "collection {} has keyPath {}, not {}; a collection's keyPath cannot change",
+                        quote(name),
+                        quote(&stored),
+                        quote(asked)
+                    )));
+                }
+                (stored, State { ttl, keyed_by }, false)
+            }
+            _ => (key_path.unwrap_or("id").to_owned(), State { ttl: None, keyed_by: None }, true),
+        };
+        let collection = Collection { store: self.clone(), name: name.to_owned(), key_path, state: Rc::new(RefCell::new(state)) };
+        match (ttl, collection.ttl_index()) {
+            (Some(asked), Some(have)) if asked != have => {
+                return Err(Error::InvalidType(format!(
+                    "collection {} already has a TTL index on {} (expireAfter {} s, unit {}); a collection has one TTL index: change it with setExpireAfter() or dropTtlIndex() first",
+                    quote(name),
+                    quote(&have.field),
+                    js_number(have.expire_after_secs),
+                    have.unit.name()
+                )));
+            }
+            (Some(asked), None) => collection.create_ttl_index(asked).await?,
+            _ if is_new => collection.save(collection.state.borrow().clone()).await?,
+            _ => {}
+        }
+        Ok(collection)
+    }
+}
+
+impl Collection {
+    /// The collection name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The document property holding its id.
+    pub fn key_path(&self) -> &str {
+        &self.key_path
+    }
+
+    /// The field documents are keyed by, if any: the TTL index's, or the dropped one's.
+    pub fn reference_field(&self) -> Option<String> {
+        let state = self.state.borrow();
+        state.ttl.as_ref().map(|t| t.field.clone()).or_else(|| state.keyed_by.as_ref().map(|(f, _)| f.clone()))
+    }
+
+    fn reference_ms(&self, v: &FieldValue) -> f64 {
+        let state = self.state.borrow();
+        let index = match (&state.ttl, &state.keyed_by) {
+            (Some(t), _) => t.clone(),
+            (None, Some((field, unit))) => TtlIndex { field: field.clone(), expire_after_secs: 0.0, unit: *unit },
+            (None, None) => return f64::INFINITY,
+        };
+        index.reference_ms(v).unwrap_or(f64::INFINITY)
+    }
+
+    /// Documents with a reference at or before this are expired; -Infinity without a TTL index.
+    fn cutoff(&self) -> f64 {
+        self.state.borrow().ttl.as_ref().map_or(f64::NEG_INFINITY, |t| t.expired_through_ms(now_ms()))
+    }
+
+    fn writes(&self, docs: Vec<DocIn>) -> Vec<DocWrite> {
+        docs.into_iter().map(|d| DocWrite { reference_ms: self.reference_ms(&d.field), id: d.id, doc: d.doc }).collect()
+    }
+
+    /// Stores documents (replacing those with the same id), all or nothing.
+    pub async fn put_many(&self, docs: Vec<DocIn>) -> Result<()> {
+        let writes = self.writes(docs);
+        self.store.conn()?.put_docs(&self.name, &writes).await
+    }
+
+    /// Live documents with `ids`, in order (`undefined` where missing or expired).
+    pub async fn get_many(&self, ids: &Array) -> Result<Array> {
+        self.store.conn()?.get_docs(&self.name, ids, self.cutoff()).await
+    }
+
+    /// Removes documents; how many were live.
+    pub async fn delete_many(&self, ids: &Array) -> Result<u32> {
+        self.store.conn()?.delete_docs(&self.name, ids, self.cutoff()).await
+    }
+
+    /// Number of live documents.
+    pub async fn count(&self) -> Result<u32> {
+        self.store.conn()?.count_docs(&self.name, self.cutoff()).await
+    }
+
+    /// Live documents in id order.
+    pub async fn values(&self) -> Result<Array> {
+        self.store.conn()?.doc_values(&self.name, self.cutoff()).await
+    }
+
+    /// Removes every document.
+    pub async fn clear(&self) -> Result<()> {
+        self.store.conn()?.clear_docs(&self.name).await
+    }
+
+    /// The TTL index, if any.
+    pub fn ttl_index(&self) -> Option<TtlIndex> {
+        self.state.borrow().ttl.clone()
+    }
+
+    /// Changes the TTL window (MongoDB `collMod`): only the definition is written, no document.
+    pub async fn set_expire_after(&self, secs: f64) -> Result<()> {
+        let mut next = self.state.borrow().clone();
+        let Some(ttl) = next.ttl.as_mut() else {
+            return Err(Error::InvalidType(format!(
+                "collection {} has no TTL index to change; create one with store.collection({}, {{ ttlIndex: {{ field, expireAfter }} }})",
+                quote(&self.name),
+                quote(&self.name)
+            )));
+        };
+        ttl.expire_after_secs = secs;
+        self.save(next).await
+    }
+
+    /// Removes the TTL index: documents never expire any more (they keep their keys, so adding
+    /// the same index back costs nothing).
+    pub async fn drop_ttl_index(&self) -> Result<bool> {
+        let mut next = self.state.borrow().clone();
+        if next.ttl.take().is_none() {
+            return Ok(false);
+        }
+        self.save(next).await?;
+        Ok(true)
+    }
+
+    /// Creates a TTL index; documents are keyed again only if they were keyed by another field or unit.
+    pub async fn create_ttl_index(&self, ttl: TtlIndex) -> Result<()> {
+        let keyed_right = self.state.borrow().keyed_by.as_ref() == Some(&(ttl.field.clone(), ttl.unit));
+        let next = State { keyed_by: Some((ttl.field.clone(), ttl.unit)), ttl: Some(ttl) };
+        if !keyed_right {
+            self.rekey(&next).await?;
+        }
+        self.save(next).await
+    }
+
+    async fn rekey(&self, next: &State) -> Result<()> {
+        let conn = self.store.conn()?;
+        let docs = conn.all_doc_values(&self.name).await?;
+        let index = next.ttl.clone().expect("rekey is for a new TTL index");
+        let writes: Vec<DocWrite> = docs
+            .iter()
+            .map(|doc| DocWrite {
+                id: js_sys::Reflect::get(&doc, &self.key_path.as_str().into()).unwrap_or(JsValue::UNDEFINED),
+                reference_ms: index.reference_ms(&crate::js::convert::field_value(&doc, &index.field)).unwrap_or(f64::INFINITY),
+                doc,
+            })
+            .collect();
+        conn.replace_docs(&self.name, &writes).await
+    }
+
+    async fn save(&self, next: State) -> Result<()> {
+        self.store
+            .conn()?
+            .put_definition(&Definition::Collection {
+                name: self.name.clone(),
+                key_path: self.key_path.clone(),
+                ttl: next.ttl.clone(),
+                keyed_by: next.keyed_by.clone(),
+            })
+            .await?;
+        self.state.replace(next);
+        Ok(())
+    }
+}

@@ -1,0 +1,106 @@
+//! Time series (`store.timeSeries(name, options)`).
+
+use js_sys::Array;
+
+use super::Store;
+use crate::core::buckets::SeriesOptions;
+use crate::core::error::{Error, Result};
+use crate::core::text::quote;
+use crate::idb::{series_key, Definition, EventsIn};
+use crate::timer::now_ms;
+
+/// A time series of events grouped into buckets. Cloning shares it.
+#[derive(Debug, Clone)]
+pub struct Series {
+    store: Store,
+    name: String,
+    options: SeriesOptions,
+}
+
+impl Store {
+    /// Opens time series `name`, creating it with `options` if new. Given for an existing
+    /// series, `options` must match, except `expireAfter`, which is updated (MongoDB `collMod`).
+    pub async fn time_series(&self, name: &str, options: Option<SeriesOptions>) -> Result<Series> {
+        if name.is_empty() {
+            return Err(Error::InvalidType("time series name \"\" is not accepted; expected a non-empty string".into()));
+        }
+        let conn = self.conn()?;
+        let stored = match conn.definition(&series_key(name)).await? {
+            Some(Definition::Series { options, .. }) => Some(options),
+            _ => None,
+        };
+        let options = match (stored, options) {
+            (Some(have), None) => have,
+            (Some(have), Some(asked)) => {
+                let same_shape = SeriesOptions { expire_after_secs: have.expire_after_secs, ..asked.clone() } == have;
+                if !same_shape {
+                    return Err(Error::InvalidType(format!(
+                        "time series {} exists with timeField {}, metaField {}, granularity {}; only expireAfter can change",
+                        quote(name),
+                        quote(&have.time_field),
+                        have.meta_field.as_deref().map_or("none".into(), quote),
+                        quote(have.granularity.name())
+                    )));
+                }
+                if asked != have {
+                    conn.put_definition(&Definition::Series { name: name.to_owned(), options: asked.clone() }).await?;
+                }
+                asked
+            }
+            (None, Some(asked)) => {
+                conn.put_definition(&Definition::Series { name: name.to_owned(), options: asked.clone() }).await?;
+                asked
+            }
+            (None, None) => {
+                return Err(Error::InvalidType(format!(
+                    "time series {} does not exist yet; create it with store.timeSeries({}, {{ timeField, metaField, granularity, expireAfter }})",
+                    quote(name),
+                    quote(name)
+                )))
+            }
+        };
+        Ok(Series { store: self.clone(), name: name.to_owned(), options })
+    }
+}
+
+impl Series {
+    /// The series name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its options.
+    pub fn options(&self) -> &SeriesOptions {
+        &self.options
+    }
+
+    fn cutoff(&self) -> f64 {
+        self.options.expired_through_ms(now_ms()).unwrap_or(f64::NEG_INFINITY)
+    }
+
+    /// Appends events to their buckets, in one transaction; returns the bucket records written.
+    pub async fn insert_many(&self, events: &EventsIn) -> Result<u32> {
+        self.store.conn()?.insert_events(&self.name, events, self.options.granularity).await
+    }
+
+    /// Live events with time in `[from_ms, to_ms]` (inclusive), of one meta value if given, oldest first.
+    pub async fn query(&self, meta_key: Option<&str>, from_ms: f64, to_ms: f64) -> Result<Array> {
+        let conn = self.store.conn()?;
+        conn.query_events(&self.name, meta_key, from_ms, to_ms, self.cutoff(), self.options.granularity).await
+    }
+
+    /// Number of live events.
+    pub async fn count(&self) -> Result<u32> {
+        self.store.conn()?.count_series_events(&self.name, self.cutoff()).await
+    }
+
+    /// Number of bucket records stored, expired or not yet reaped.
+    pub async fn bucket_count(&self) -> Result<u32> {
+        self.store.conn()?.count_buckets(&self.name).await
+    }
+
+    /// Removes every event.
+    pub async fn clear(&self) -> Result<()> {
+        self.store.conn()?.clear_series(&self.name).await
+    }
+}
