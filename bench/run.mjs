@@ -74,7 +74,7 @@ if (sizes["idb-ttl"]) {
   const s = sizes["idb-ttl"];
   console.log(`idb-ttl release (www/pkg): wasm ${s.wasm.raw} B raw / ${s.wasm.gzip} B gzip; JS glue ${s.glue.raw} B raw / ` +
     `${s.glue.gzip} B gzip; total ${kB(s.total.raw)} raw / ${kB(s.total.gzip)} gzip (target <= 60 kB gzip)`);
-} else console.log("idb-ttl: www/pkg/idb_ttl.js absent (run scripts/build.sh): no size");
+} else console.log(SKIP_TTL ? `idb-ttl: skipped (${SKIP_TTL}): no size` : "idb-ttl: www/pkg/idb_ttl.js absent (run scripts/build.sh): no size");
 for (const n of ["Dexie", "localForage", "idb-keyval"]) if (sizes[n]) console.log(`${n}: ${kB(sizes[n].total.raw)} raw / ${kB(sizes[n].total.gzip)} gzip (${sizes[n].total.files[0].file.replace(/^bench\/node_modules\//, "")})`);
 
 // ---------------------------------------------------------------- browser
@@ -82,6 +82,14 @@ const server = await startServer(repo, repo);
 const browser = await launch();
 const loadStart = loadavg()[0];
 log(`Chromium ${browser.version}; server ${server.kind}; load average ${loadStart.toFixed(1)}; budget ${(left() / 1000).toFixed(0)} s left`);
+// Ctrl-C / SIGTERM: close the browser and the server we started, then exit.
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.once(sig, async () => {
+    console.error(`\n${sig}: stopping the browser and the server`);
+    await Promise.race([Promise.allSettled([browser.close(), server.stop()]), new Promise((r) => setTimeout(r, 5000))]);
+    process.exit(130);
+  });
+}
 const page = await browser.context.newPage();
 page.on("pageerror", (e) => console.error("[page error]", e.message));
 page.on("console", (m) => { if (m.type() === "error" && !/Failed to load resource/.test(m.text())) console.error("[page]", m.text()); });
