@@ -1,0 +1,419 @@
+// Page tests for storage failures: Debian's Chromium (driven by playwright-core) against a blank
+// fixture page (tests/page/fixtures/blank.html) that loads the release build from www/pkg/.
+// Run with `node --test tests/page/` after scripts/build.sh (scripts/test.sh does both).
+//
+// API.md / README "Errors": storage failures reject with an Error whose `name` says the cause
+// (QuotaExceededError, StoreClosedError, StorageError), never a silent undefined. These tests make
+// the browser really fail: a quota set through the DevTools protocol, another tab deleting or
+// upgrading the database, the browser clearing the site's data; and check two tabs sharing one
+// database.
+//
+// Each test gets its own server (serving the repository root) on a free port and its own fresh
+// --user-data-dir, and closes both in `finally`. Every wait is bounded: in-page waits go through
+// the fixture's `outcome(fn, ms)`, which reports a timeout instead of hanging.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const FIXTURE = "tests/page/fixtures/blank.html";
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// TOOLCHAIN.md #8: without the networking flags Chromium floods the closed network.
+const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const TEST_TIMEOUT_MS = 60_000;
+const READY_TIMEOUT_MS = 15_000;
+/** Longest an idb-ttl call may take in these tests before it counts as a hang. */
+const CALL_MS = 5_000;
+
+/** Starts `node scripts/serve.mjs <dir> 0` and resolves with its URL, read from its stdout line. */
+function startServer(dir) {
+  const child = spawn(process.execPath, [join(ROOT, "scripts/serve.mjs"), dir, "0"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL within 10 s: ${out}${err}`)), 10_000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.stderr.on("data", (d) => { err += d; });
+    child.on("error", (e) => { clearTimeout(timer); reject(e); });
+    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`serve.mjs exited (${code}): ${err}`)); });
+  });
+  return { child, url };
+}
+
+async function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const t = setTimeout(() => child.kill("SIGKILL"), 3_000);
+  await exited;
+  clearTimeout(t);
+}
+
+/**
+ * Runs `fn({ context, origin, openTab })` with the repository root served and a Chromium on a
+ * fresh profile. `openTab()` opens the fixture in a new tab of the same browser (same origin, so
+ * the tabs share IndexedDB) and resolves once the wasm module is initialised. Uncaught page
+ * errors in any tab fail the test. Server, browser and profile are always cleaned up.
+ */
+async function withBrowser(fn) {
+  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-page-"));
+  const server = startServer(ROOT);
+  let context;
+  const pageErrors = [];
+  try {
+    const url = await server.url;
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true,
+    });
+    let tabs = 0;
+    const openTab = async () => {
+      const tab = ++tabs;
+      const page = await context.newPage();
+      page.on("pageerror", (e) => pageErrors.push(`tab ${tab}: ${e.message}`));
+      await page.goto(new URL(FIXTURE, url).href);
+      await page.waitForSelector("html[data-state]", { state: "attached", timeout: READY_TIMEOUT_MS });
+      const state = await page.getAttribute("html", "data-state");
+      if (state !== "ready") {
+        assert.fail(`the fixture did not load the library: ${await page.getAttribute("html", "data-error")}`);
+      }
+      return page;
+    };
+    await fn({ context, origin: new URL(url).origin, openTab });
+    assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
+  } finally {
+    if (context) await context.close().catch(() => {});
+    await stopServer(server.child);
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `body` (source of an async function body, with `store`, `TtlStore`, `arg` in scope) in
+ * `page` through the fixture's bounded `outcome`, and returns how it ended.
+ */
+function run(page, body, arg, ms = CALL_MS) {
+  return page.evaluate(
+    ({ body, arg, ms }) => {
+      // eslint-disable-next-line no-new-func
+      const fn = new Function("store", "TtlStore", "arg", `return (async () => { ${body} })();`);
+      return window.outcome(() => fn(window.store, window.idbTtl.TtlStore, arg), ms);
+    },
+    { body, arg, ms },
+  );
+}
+
+/** `run`, asserting that it resolved; returns the value. */
+async function value(page, body, arg, ms) {
+  const out = await run(page, body, arg, ms);
+  assert.equal(out.status, "resolved", `${body}\n  ended as ${JSON.stringify(out)}`);
+  return out.value;
+}
+
+/** `run`, asserting that it rejected with an `Error` named `name`; returns the message. */
+async function rejection(page, body, name, arg, ms) {
+  const out = await run(page, body, arg, ms);
+  assert.equal(out.status, "rejected", `${body}\n  should reject with ${name}, ended as ${JSON.stringify(out)}`);
+  assert.equal(out.name, name, `${body}\n  rejected with ${JSON.stringify(out)}`);
+  assert.equal(out.isError, true, `${body}\n  rejected with a non-Error: ${JSON.stringify(out)}`);
+  assert.equal(typeof out.message, "string");
+  return out.message;
+}
+
+const rawCount = (page, name) => page.evaluate((n) => window.rawCount(n), name);
+
+// ---------------------------------------------------------------------------------------------
+// Quota
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Sets a 200 kB quota on the served origin through the DevTools protocol. Chromium enforces it on
+ * IndexedDB commits, but caches the space left for a while after a database's first write: it must
+ * be set before the origin writes anything (seen on Chromium 156: set after a first write, a 5 MB
+ * value was still accepted). Values must be incompressible (Chromium compresses large values; 3 MB
+ * of "x" fit in 200 kB), hence the fixture's randomBytes.
+ */
+async function smallQuota(context, page, origin, quotaSize = 200 * 1024) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Storage.overrideQuotaForOrigin", { origin, quotaSize });
+  const q = await cdp.send("Storage.getUsageAndQuota", { origin });
+  assert.equal(q.overrideActive, true, "the quota override is active");
+  assert.equal(q.quota, quotaSize);
+  return {
+    lift: () => cdp.send("Storage.overrideQuotaForOrigin", { origin }),
+  };
+}
+
+function assertQuotaMessage(message) {
+  assert.match(message, /quota/i, `says it is the quota: ${message}`);
+  assert.match(message, /free space|delete entries/i, `says how to free space: ${message}`);
+  assert.match(message, /navigator\.storage\.persist\(\)/, `names navigator.storage.persist(): ${message}`);
+  // Chromium's QuotaExceededError on an aborted commit has an empty message; the library's text
+  // must not show an empty cause ("...while writing: . Free space...").
+  assert.doesNotMatch(message, /:\s*\./, `shows an empty browser cause: ${message}`);
+}
+
+test("quota: an oversized set rejects with QuotaExceededError, writes nothing and leaves earlier entries intact", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ context, origin, openTab }) => {
+    const page = await openTab();
+    const quota = await smallQuota(context, page, origin);
+
+    await value(page, `
+      window.store = await TtlStore.open("quota-set", { autoReap: false });
+      await window.store.set("a", "small");
+      await window.store.set("b", { n: 2 }, { ttl: 3600 });`);
+    assert.equal(await rawCount(page, "quota-set"), 2);
+
+    // A new key (the single-write path puts at once, beside the old-record lookup).
+    const message = await rejection(page, `await store.set("big", randomBytes(1e6));`, "QuotaExceededError");
+    assertQuotaMessage(message);
+    assert.equal(await value(page, `return store.get("big");`), undefined, "get(big) after the refused set");
+    assert.equal(await value(page, `return store.has("big");`), false);
+
+    // An existing key whose expiry changes (the old record is deleted and a new one put, in one
+    // transaction): the delete must roll back with the refused put.
+    await rejection(page, `await store.set("b", randomBytes(1e6), { ttl: 7200 });`, "QuotaExceededError");
+    // An existing key, same (no) expiry: overwritten in place.
+    await rejection(page, `await store.set("a", randomBytes(1e6));`, "QuotaExceededError");
+    // keepTtl reads the current expiry first.
+    await rejection(page, `await store.set("b", randomBytes(1e6), { keepTtl: true });`, "QuotaExceededError");
+
+    assert.deepEqual(await value(page, `return store.entries();`), [["a", "small"], ["b", { n: 2 }]]);
+    const ttl = await value(page, `return store.ttl("b");`);
+    assert.ok(ttl > 3590 && ttl <= 3600, `ttl("b") = ${ttl}, the original 3600 s expiry`);
+    assert.equal(await value(page, `return store.expiresAt("a");`), null);
+    assert.equal(await rawCount(page, "quota-set"), 2, "raw records: nothing partially written");
+
+    // The store is still usable: a small write fits, and once space is there a big one works.
+    await value(page, `await store.set("c", "still works");`);
+    assert.equal(await value(page, `return store.get("c");`), "still works");
+    await quota.lift();
+    await value(page, `await store.set("big", randomBytes(1e6));`);
+    assert.equal(await value(page, `return (await store.get("big")).length;`), 1e6);
+    await value(page, `store.close();`);
+  });
+});
+
+test("quota: setMany with one oversized entry rejects with QuotaExceededError and writes none of its entries", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ context, origin, openTab }) => {
+    const page = await openTab();
+    await smallQuota(context, page, origin);
+
+    await value(page, `
+      window.store = await TtlStore.open("quota-setmany", { autoReap: false });
+      await window.store.set("keep", "old value", { ttl: 600 });`);
+
+    const message = await rejection(page, `
+      await store.setMany([
+        ["x", 1],
+        ["keep", "new value", { ttl: 60 }],
+        ["huge", randomBytes(1e6)],
+        ["y", 2, { ttl: 60 }],
+      ]);`, "QuotaExceededError");
+    assertQuotaMessage(message);
+
+    assert.deepEqual(await value(page, `return store.entries();`), [["keep", "old value"]], "none of the batch was written");
+    const ttl = await value(page, `return store.ttl("keep");`);
+    assert.ok(ttl > 590 && ttl <= 600, `ttl("keep") = ${ttl}, its expiry before the batch`);
+    assert.deepEqual(await value(page, `return store.getMany(["x", "huge", "y"]);`), [undefined, undefined, undefined]);
+    assert.equal(await rawCount(page, "quota-setmany"), 1, "raw records: nothing partially written");
+    await value(page, `store.close();`);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Another tab, the browser
+// ---------------------------------------------------------------------------------------------
+
+/** Every kind of call on a store closed under it rejects with StoreClosedError; returns get's message. */
+async function assertClosed(page) {
+  const message = await rejection(page, `await store.get("k");`, "StoreClosedError");
+  for (const call of [
+    `await store.set("k", "again");`,
+    `await store.has("k");`,
+    `await store.count();`,
+    `await store.keys();`,
+    `await store.setMany([["m", 1]]);`,
+    `await store.delete("k");`,
+    `await store.reap();`,
+  ]) {
+    await rejection(page, call, "StoreClosedError");
+  }
+  return message;
+}
+
+test("another tab deletes the database: destroy is not blocked, this tab's store rejects with StoreClosedError, and opening again works", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ openTab }) => {
+    const name = "shared-delete";
+    const a = await openTab();
+    const b = await openTab();
+    await value(a, `
+      window.store = await TtlStore.open(arg);
+      await window.store.set("k", "from tab A");`, name);
+
+    // Tab B deletes it. A's connection must close on versionchange, or deleteDatabase is blocked.
+    await value(b, `await TtlStore.destroy(arg);`, name);
+    assert.equal(await rawCount(b, name), null, "the database is gone");
+
+    const message = await assertClosed(a);
+    assert.match(message, /another tab or worker/, `says another tab or worker did it: ${message}`);
+    assert.match(message, /delet/, `says deleted: ${message}`);
+    assert.ok(message.includes(`TtlStore.open("${name}")`), `says to open it again: ${message}`);
+
+    // A opens it again: a new, empty database that works and is shared with B again.
+    await value(a, `window.store = await TtlStore.open(arg);`, name);
+    assert.equal(await value(a, `return store.get("k");`), undefined, "the deleted entry is gone");
+    await value(a, `await store.set("k2", "after reopening");`);
+    assert.equal(await value(a, `return store.get("k2");`), "after reopening");
+    assert.equal(await value(b, `
+      const s = await TtlStore.open(arg);
+      try { return await s.get("k2"); } finally { s.close(); }`, name), "after reopening");
+    await value(a, `store.close();`);
+  });
+});
+
+test("another tab upgrades the database: its open is not blocked, this tab's store rejects with StoreClosedError", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ openTab }) => {
+    const name = "shared-upgrade";
+    const a = await openTab();
+    const b = await openTab();
+    await value(a, `
+      window.store = await TtlStore.open(arg);
+      await window.store.set("k", "from tab A");`, name);
+
+    // Tab B: a newer app version opens the database at a higher version.
+    const upgraded = await value(b, `
+      return await new Promise((resolve, reject) => {
+        let blocked = false;
+        const req = indexedDB.open(arg, 100);
+        req.onblocked = () => { blocked = true; };
+        req.onupgradeneeded = () => {};
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => { const v = req.result.version; req.result.close(); resolve({ v, blocked }); };
+      });`, name);
+    assert.deepEqual(upgraded, { v: 100, blocked: false }, "B's upgrade was neither blocked nor failed");
+
+    const message = await assertClosed(a);
+    assert.match(message, /another tab or worker/, `says another tab or worker did it: ${message}`);
+    assert.match(message, /upgrad/, `says upgraded: ${message}`);
+    assert.ok(message.includes(`TtlStore.open("${name}")`), `says to open it again: ${message}`);
+
+    // The database is now at a version this build does not know: opening it is a StorageError
+    // that names the browser's VersionError, not a hang or a silent success.
+    const reopen = await rejection(a, `await TtlStore.open(arg);`, "StorageError", name);
+    assert.match(reopen, /VersionError/, `names the DOMException: ${reopen}`);
+  });
+});
+
+test("the browser clears the site's data: the open store rejects with StoreClosedError and can be opened again", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ context, origin, openTab }) => {
+    const name = "cleared";
+    const page = await openTab();
+    await value(page, `
+      window.store = await TtlStore.open(arg);
+      await window.store.set("k", "v");`, name);
+
+    // What "Clear site data" / DevTools do: IndexedDB deleted under open connections, which the
+    // browser force-closes (their "close" event).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "indexeddb" });
+
+    const message = await rejection(page, `
+      // The close event is delivered asynchronously: poll (bounded by outcome) until the store
+      // notices, but never accept a silent undefined from a deleted database.
+      for (;;) {
+        const v = await store.get("k");
+        if (v !== "v") throw new Error("get returned " + String(v) + " instead of rejecting");
+        await new Promise((r) => setTimeout(r, 50));
+      }`, "StoreClosedError");
+    assert.match(message, /browser closed/, `says the browser closed it: ${message}`);
+    assert.ok(message.includes(`TtlStore.open("${name}")`), `says to open it again: ${message}`);
+
+    await value(page, `window.store = await TtlStore.open(arg);`, name);
+    assert.equal(await value(page, `return store.get("k");`), undefined, "the cleared entry is gone");
+    await value(page, `await store.set("k", "again");`);
+    assert.equal(await value(page, `return store.get("k");`), "again");
+    await value(page, `store.close();`);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Two tabs, one database
+// ---------------------------------------------------------------------------------------------
+
+test("two tabs share one database: a write in one tab is read in the other", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ openTab }) => {
+    const name = "shared-rw";
+    const a = await openTab();
+    const b = await openTab();
+    for (const tab of [a, b]) await value(tab, `window.store = await TtlStore.open(arg, { autoReap: false });`, name);
+
+    await value(a, `await store.set("fromA", { n: 1, at: new Date(Date.UTC(2030, 0, 1)) }, { ttl: 600 });`);
+    assert.deepEqual(await value(b, `
+      const v = await store.get("fromA");
+      return { n: v.n, isDate: v.at instanceof Date, iso: v.at.toISOString() };`),
+    { n: 1, isDate: true, iso: "2030-01-01T00:00:00.000Z" });
+    const ttl = await value(b, `return store.ttl("fromA");`);
+    assert.ok(ttl > 590 && ttl <= 600, `B sees A's expiry: ttl = ${ttl}`);
+
+    await value(b, `await store.setMany([["fromB", "hello"], ["fromA", "overwritten by B"]]);`);
+    assert.deepEqual(await value(a, `return store.entries();`), [["fromA", "overwritten by B"], ["fromB", "hello"]]);
+    assert.equal(await value(a, `return store.ttl("fromA");`), null, "B's plain set replaced the expiry");
+
+    assert.equal(await value(b, `return store.delete("fromB");`), true);
+    assert.equal(await value(a, `return store.has("fromB");`), false);
+    for (const tab of [a, b]) await value(tab, `store.close();`);
+  });
+});
+
+test("two tabs: the other tab's reap() physically removes an expired entry, seen from this tab", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ openTab }) => {
+    const name = "shared-reap";
+    const a = await openTab();
+    const b = await openTab();
+    // Neither tab reaps on its own: only B's explicit reap() may remove anything.
+    for (const tab of [a, b]) await value(tab, `window.store = await TtlStore.open(arg, { autoReap: false });`, name);
+    await value(b, `
+      window.expired = [];
+      store.addEventListener("expired", (e) => window.expired.push(...e.detail.keys));`);
+
+    await value(a, `
+      await store.set("stays", "long-lived", { ttl: 3600 });
+      await store.set("short", "x", { ttl: 0.3 });`);
+    assert.equal(await value(b, `return store.get("short");`), "x", "B reads A's entry while it is live");
+
+    await value(a, `await new Promise((r) => setTimeout(r, 500));`);
+    // Lazy expiry hides it in both tabs, but the record is still stored.
+    assert.equal(await value(a, `return store.get("short");`), undefined);
+    assert.equal(await value(b, `return store.has("short");`), false);
+    assert.equal(await value(a, `return store.count();`), 1);
+    assert.equal(await rawCount(a, name), 2, "the expired record is still stored before any reap");
+
+    const report = await value(b, `const r = await store.reap(); return { removed: r.removed, remaining: r.remaining };`);
+    assert.deepEqual(report, { removed: 1, remaining: 0 });
+    assert.deepEqual(await b.evaluate(() => window.expired), ["short"], `B's "expired" event`);
+
+    assert.equal(await rawCount(a, name), 1, "A's raw count dropped after B's reap()");
+    assert.deepEqual(await value(a, `return store.entries();`), [["stays", "long-lived"]]);
+    const again = await value(a, `const r = await store.reap(); return { removed: r.removed, remaining: r.remaining };`);
+    assert.deepEqual(again, { removed: 0, remaining: 0 }, "nothing left for A to reap");
+    for (const tab of [a, b]) await value(tab, `store.close();`);
+  });
+});
