@@ -13,7 +13,11 @@ mod util;
 mod api;
 #[path = "browser/bad_input.rs"]
 mod bad_input;
+#[path = "browser/collections.rs"]
+mod collections;
 #[path = "browser/expiry.rs"]
 mod expiry;
 #[path = "browser/reaper.rs"]
 mod reaper;
+#[path = "browser/series.rs"]
+mod series;

@@ -15,7 +15,7 @@ pub enum Error {
     #[error("{0}")]
     OutOfRange(String),
     /// The browser refused a write for lack of space.
-    #[error("IndexedDB quota exceeded while {op}: {message}. Free space (delete entries, shorten ttls) or ask for persistent storage with navigator.storage.persist()")]
+    #[error("IndexedDB quota exceeded while {op}{}. Free space (delete entries, shorten ttls) or ask for persistent storage with navigator.storage.persist()", cause(message))]
     QuotaExceeded {
         /// What idb-ttl was doing.
         op: String,
@@ -32,7 +32,7 @@ pub enum Error {
         why: String,
     },
     /// Any other IndexedDB failure, with the DOMException's name and message.
-    #[error("IndexedDB {name} while {op}: {message}")]
+    #[error("IndexedDB {name} while {op}{}", cause(message))]
     Storage {
         /// What idb-ttl was doing.
         op: String,
@@ -41,6 +41,16 @@ pub enum Error {
         /// The browser's own message.
         message: String,
     },
+}
+
+/// `": <the browser's message>"`, or nothing when the browser gave none (Chromium's quota
+/// aborts carry an empty message).
+fn cause(message: &str) -> String {
+    if message.trim().is_empty() {
+        String::new()
+    } else {
+        format!(": {message}")
+    }
 }
 
 impl Error {
@@ -64,3 +74,18 @@ impl Error {
 
 /// Shorthand used across the crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_browser_message_leaves_no_gap() {
+        let e = Error::QuotaExceeded { op: "writing".into(), message: String::new() };
+        assert!(e.to_string().starts_with("IndexedDB quota exceeded while writing. Free space"), "{e}");
+        let e = Error::QuotaExceeded { op: "writing".into(), message: "too big".into() };
+        assert!(e.to_string().starts_with("IndexedDB quota exceeded while writing: too big. Free space"), "{e}");
+        let e = Error::Storage { op: "reading".into(), name: "UnknownError".into(), message: " ".into() };
+        assert_eq!(e.to_string(), "IndexedDB UnknownError while reading");
+    }
+}

@@ -73,7 +73,10 @@ impl Store {
                 )));
             }
             (Some(asked), None) => collection.create_ttl_index(asked).await?,
-            _ if is_new => collection.save(collection.state.borrow().clone()).await?,
+            _ if is_new => {
+                let state = collection.state.borrow().clone();
+                collection.save(state).await?
+            }
             _ => {}
         }
         Ok(collection)

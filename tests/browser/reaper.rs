@@ -90,28 +90,6 @@ async fn an_entry_rewritten_while_a_pass_runs_survives_it() {
     destroy(&name).await;
 }
 
-/// Runs two futures concurrently on the single JS thread.
-async fn futures_join<A: std::future::Future, B: std::future::Future>(a: A, b: B) -> (A::Output, B::Output) {
-    let (mut ra, mut rb) = (None, None);
-    let mut a = std::pin::pin!(a);
-    let mut b = std::pin::pin!(b);
-    std::future::poll_fn(|cx| {
-        if ra.is_none() {
-            if let std::task::Poll::Ready(v) = a.as_mut().poll(cx) {
-                ra = Some(v);
-            }
-        }
-        if rb.is_none() {
-            if let std::task::Poll::Ready(v) = b.as_mut().poll(cx) {
-                rb = Some(v);
-            }
-        }
-        if ra.is_some() && rb.is_some() { std::task::Poll::Ready(()) } else { std::task::Poll::Pending }
-    })
-    .await;
-    (ra.unwrap(), rb.unwrap())
-}
-
 #[wasm_bindgen_test]
 async fn the_background_reaper_runs_on_its_interval_and_can_pause() {
     let name = db_name("timer");

@@ -92,13 +92,18 @@ pub async fn destroy(name: &str) {
 /// Every record physically stored in the `entries` object store, read with plain IndexedDB
 /// (no idb-ttl code involved), as `{k, e, v}` objects.
 pub async fn raw_records(name: &str) -> Array {
+    raw_store(name, "entries", "getAll").await
+}
+
+/// `getAll` (records) or `getAllKeys` (primary keys) of object store `store`, with plain IndexedDB.
+pub async fn raw_store(name: &str, store: &str, method: &str) -> Array {
     let src = format!(
         r#"new Promise((resolve, reject) => {{
             const open = indexedDB.open({name:?});
             open.onerror = () => reject(open.error);
             open.onsuccess = () => {{
                 const db = open.result;
-                const req = db.transaction("entries").objectStore("entries").getAll();
+                const req = db.transaction({store:?}).objectStore({store:?}).{method}();
                 req.onsuccess = () => {{ db.close(); resolve(req.result); }};
                 req.onerror = () => {{ db.close(); reject(req.error); }};
             }};
@@ -144,3 +149,26 @@ pub fn listen(store: &JsValue, kind: &str) -> Array {
     f.forget();
     seen
 }
+
+/// Runs two futures concurrently on the single JS thread.
+pub async fn futures_join<A: std::future::Future, B: std::future::Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let (mut ra, mut rb) = (None, None);
+    let mut a = std::pin::pin!(a);
+    let mut b = std::pin::pin!(b);
+    std::future::poll_fn(|cx| {
+        if ra.is_none() {
+            if let std::task::Poll::Ready(v) = a.as_mut().poll(cx) {
+                ra = Some(v);
+            }
+        }
+        if rb.is_none() {
+            if let std::task::Poll::Ready(v) = b.as_mut().poll(cx) {
+                rb = Some(v);
+            }
+        }
+        if ra.is_some() && rb.is_some() { std::task::Poll::Ready(()) } else { std::task::Poll::Pending }
+    })
+    .await;
+    (ra.unwrap(), rb.unwrap())
+}
+

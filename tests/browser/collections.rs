@@ -1,0 +1,214 @@
+//! Collections with a TTL index: every row of the semantics table, `setExpireAfter` without
+//! rewriting documents, one TTL index per collection, definitions that survive a reopen.
+
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::util::*;
+
+fn field(v: &JsValue, name: &str) -> JsValue {
+    Reflect::get(v, &name.into()).unwrap()
+}
+
+/// Ids of the live documents, in id order.
+async fn live_ids(c: &JsValue) -> Vec<String> {
+    let docs: js_sys::Array = call(c, "values", &[]).await.unchecked_into();
+    docs.iter().map(|d| field(&d, "id").as_string().unwrap()).collect()
+}
+
+#[wasm_bindgen_test]
+async fn every_unit_reads_numeric_references() {
+    let name = db_name("units");
+    let s = open_manual(&name).await;
+    // (unit, factor from seconds)
+    for (unit, factor) in [("s", "1"), ("ms", "1e3"), ("us", "1e6"), ("ns", "1e9")] {
+        let c = call(&s, "collection", &[format!("c_{unit}").into(), js(&format!("({{ ttlIndex: {{ field: 'at', expireAfter: 60, unit: '{unit}' }} }})"))]).await;
+        call(&c, "putMany", &[js(&format!("[{{ id: 'old', at: (Date.now() / 1000 - 120) * {factor} }}, {{ id: 'new', at: (Date.now() / 1000) * {factor} }}]"))]).await;
+        assert_eq!(live_ids(&c).await, ["new"], "unit {unit}");
+        assert!(call(&c, "get", &["old".into()]).await.is_undefined(), "unit {unit}");
+        assert_eq!(num(&call(&c, "count", &[]).await), 1.0);
+    }
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn every_field_form_of_the_semantics_table() {
+    let name = db_name("semantics");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["events".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    let docs = js(
+        "(() => { const old = Date.now() - 120000, now = Date.now(); \
+           const iso = (ms) => new Date(ms).toISOString(); \
+           const offset = (ms) => iso(ms + 2 * 3600000).replace('Z', '+02:00'); \
+           return [ \
+             { id: 'iso-z', at: iso(old) }, { id: 'iso-offset', at: offset(old) }, { id: 'iso-naive', at: iso(old).slice(0, 19) }, \
+             { id: 'iso-fresh', at: iso(now) }, { id: 'date-old', at: new Date(old) }, { id: 'date-fresh', at: new Date(now) }, \
+             { id: 'array-earliest', at: [new Date(now), iso(old), 'junk'] }, { id: 'array-fresh', at: [new Date(now), now / 1000 + 999] }, \
+             { id: 'missing' }, { id: 'null', at: null }, { id: 'not-a-date', at: 'not a date' }, { id: 'object', at: {} }, \
+             { id: 'bool', at: true }, { id: 'nan', at: NaN } ]; })()",
+    );
+    call(&c, "putMany", &[docs]).await;
+    let want = ["array-fresh", "bool", "date-fresh", "iso-fresh", "missing", "nan", "not-a-date", "null", "object"];
+    assert_eq!(live_ids(&c).await, want);
+    assert_eq!(num(&call(&c, "count", &[]).await), want.len() as f64);
+    assert!(call(&c, "get", &["array-earliest".into()]).await.is_undefined(), "an array expires on its earliest date");
+    // The reaper removes the expired documents physically and reports them by collection.
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&field(&report, "collections"), "events")), 5.0);
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), want.len() as u32);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn expire_after_zero_makes_the_field_an_absolute_expiry() {
+    let name = db_name("absolute");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["sessions".into(), js("({ keyPath: 'sid', ttlIndex: { field: 'expiresAt', expireAfter: 0 } })")]).await;
+    call(&c, "putMany", &[js("[{ sid: 'a', expiresAt: new Date(Date.now() - 1000) }, { sid: 'b', expiresAt: new Date(Date.now() + 3600000) }, { sid: 'c' }]")]).await;
+    let docs: js_sys::Array = call(&c, "values", &[]).await.unchecked_into();
+    let ids: Vec<String> = docs.iter().map(|d| field(&d, "sid").as_string().unwrap()).collect();
+    assert_eq!(ids, ["b", "c"]);
+    assert_eq!(field(&call(&c, "ttlIndex", &[]).await, "expireAfter"), 0);
+    destroy(&name).await;
+}
+
+/// Resolves `true` if `setExpireAfter(secs)` completes while a plain-IndexedDB readwrite
+/// transaction holds the `docs` store (so it cannot have written a document), `false` if it
+/// had to wait for that lock to be released.
+async fn expire_after_while_docs_are_locked(name: &str, c: &JsValue, secs: u32) -> bool {
+    let lock = js(&format!(
+        r#"new Promise((resolve, reject) => {{
+            const open = indexedDB.open({name:?});
+            open.onsuccess = () => {{
+                const db = open.result;
+                const tx = db.transaction("docs", "readwrite");
+                const store = tx.objectStore("docs");
+                const state = {{ released: false, done: null }};
+                // Keep the lock with a chain of requests until told to stop.
+                const spin = () => {{ if (!state.stop) store.count().onsuccess = spin; }};
+                spin();
+                tx.oncomplete = () => {{ state.released = true; db.close(); }};
+                resolve(state);
+            }};
+            open.onerror = () => reject(open.error);
+        }})"#
+    ));
+    let state = wasm_bindgen_futures::JsFuture::from(lock.unchecked_into::<js_sys::Promise>()).await.unwrap();
+    let set = async {
+        let result = try_call(c, "setExpireAfter", &[secs.into()]).await;
+        // Was the documents store still locked when setExpireAfter finished?
+        (result, Reflect::get(&state, &"released".into()).unwrap() != JsValue::TRUE)
+    };
+    let stop = async {
+        sleep(1500).await;
+        Reflect::set(&state, &"stop".into(), &JsValue::TRUE).unwrap();
+    };
+    let ((result, still_locked), _) = futures_join(set, stop).await;
+    result.expect("setExpireAfter");
+    still_locked
+}
+
+#[wasm_bindgen_test]
+async fn set_expire_after_on_ten_thousand_documents_rewrites_none() {
+    let name = db_name("collmod");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["log".into(), js("({ ttlIndex: { field: 'at', expireAfter: 2000000 } })")]).await;
+    // Document i is i * 100 s old (so the test tolerates up to 50 s of its own running time).
+    call(&c, "putMany", &[js("Array.from({ length: 10000 }, (_, i) => ({ id: i, at: Date.now() / 1000 - i * 100 }))")]).await;
+    assert_eq!(num(&call(&c, "count", &[]).await), 10_000.0);
+    let before = json(&raw_store(&name, "docs", "getAllKeys").await.into());
+    // 500 050 s: documents 5001.. are older than that.
+    assert!(expire_after_while_docs_are_locked(&name, &c, 500_050).await, "setExpireAfter waited for the documents store");
+    assert_eq!(num(&call(&c, "count", &[]).await), 5_001.0);
+    assert!(call(&c, "get", &[5_001.into()]).await.is_undefined());
+    assert!(!call(&c, "get", &[5_000.into()]).await.is_undefined());
+    assert_eq!(json(&raw_store(&name, "docs", "getAllKeys").await.into()), before, "no document record changed");
+    // Wider again: documents come back (they were never removed).
+    assert!(expire_after_while_docs_are_locked(&name, &c, 2_000_000).await);
+    assert_eq!(num(&call(&c, "count", &[]).await), 10_000.0);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn one_ttl_index_per_collection_and_dropping_it() {
+    let name = db_name("oneindex");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    call(&c, "put", &[js("{ id: 1, at: Date.now() / 1000 - 120 }")]).await;
+    // The same definition again is fine; another one is refused, naming the existing one.
+    call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    let e = try_call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'other', expireAfter: 60 } })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["already has a TTL index on \"at\"", "setExpireAfter", "dropTtlIndex"]);
+    assert!(call(&c, "get", &[1.into()]).await.is_undefined());
+    assert_eq!(call(&c, "dropTtlIndex", &[]).await, JsValue::TRUE);
+    assert!(call(&c, "ttlIndex", &[]).await.is_null());
+    assert_eq!(json(&call(&c, "get", &[1.into()]).await), json(&field(&raw_store(&name, "docs", "getAll").await.get(0), "v")));
+    assert_eq!(num(&field(&call(&s, "reap", &[]).await, "removed")), 0.0, "no TTL index: nothing expires");
+    assert_eq!(call(&c, "dropTtlIndex", &[]).await, JsValue::FALSE);
+    let e = try_call(&c, "setExpireAfter", &[10.into()]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["has no TTL index"]);
+    // The same index back: keys unchanged, the document expires again.
+    let before = json(&raw_store(&name, "docs", "getAllKeys").await.into());
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    assert_eq!(json(&raw_store(&name, "docs", "getAllKeys").await.into()), before);
+    assert!(call(&c, "get", &[1.into()]).await.is_undefined());
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_ttl_index_on_another_field_keys_documents_again() {
+    let name = db_name("rekey");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["c".into(), JsValue::UNDEFINED]).await;
+    call(&c, "putMany", &[js("[{ id: 'a', seen: new Date(Date.now() - 7200000) }, { id: 'b', seen: new Date() }]")]).await;
+    assert_eq!(num(&call(&c, "count", &[]).await), 2.0, "no TTL index yet: nothing expires");
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'seen', expireAfter: '1 hour' } })")]).await;
+    assert_eq!(live_ids(&c).await, ["b"]);
+    assert_eq!(field(&call(&c, "ttlIndex", &[]).await, "expireAfter"), 3600);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn collections_are_found_again_after_reopening() {
+    let name = db_name("reopencoll");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["c".into(), js("({ keyPath: 'key', ttlIndex: { field: 'at', expireAfter: 30, unit: 'ms' } })")]).await;
+    call(&c, "put", &[js("{ key: 'k', at: Date.now(), body: new Map([[1, 2]]) }")]).await;
+    call(&s, "close", &[]).await;
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["c".into(), JsValue::UNDEFINED]).await;
+    assert_eq!(field(&c, "keyPath"), "key");
+    assert_eq!(json(&call(&c, "ttlIndex", &[]).await), r#"{"field":"at","expireAfter":30,"unit":"ms"}"#);
+    let doc = call(&c, "get", &["k".into()]).await;
+    assert!(field(&doc, "body").is_instance_of::<js_sys::Map>());
+    let e = try_call(&s, "collection", &["c".into(), js("({ keyPath: 'id' })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["keyPath \"key\"", "cannot change"]);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn bad_documents_and_definitions_are_refused_with_nothing_written() {
+    let name = db_name("baddocs");
+    let s = open_manual(&name).await;
+    for (opts, class, parts) in [
+        ("({ ttlIndex: { field: 'at', expireAfter: -1 } })", "RangeError", vec!["ttlIndex.expireAfter -1"]),
+        ("({ ttlIndex: { field: 'at', expireAfter: '3 months' } })", "RangeError", vec!["months"]),
+        ("({ ttlIndex: { field: 'at', expireAfter: 1, unit: 'minutes' } })", "TypeError", vec!["\"minutes\""]),
+        ("({ ttlIndex: { field: 'at' } })", "TypeError", vec!["needs expireAfter"]),
+        ("({ ttlIndex: { feild: 'at', expireAfter: 1 } })", "TypeError", vec!["unknown option \"feild\""]),
+        ("({ keyPath: 7 })", "TypeError", vec!["keyPath 7"]),
+    ] {
+        let e = try_call(&s, "collection", &["c".into(), js(opts)]).await.unwrap_err();
+        assert_error(&e, class, &parts);
+    }
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    let e = try_call(&c, "putMany", &[js("[{ id: 1 }, { name: 'no id' }]")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["putMany document 1", "keyPath \"id\"", "key undefined"]);
+    let e = try_call(&c, "put", &["a string".into()]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["document \"a string\"", "an object"]);
+    let e = try_call(&c, "putMany", &[js("[{ id: 1 }, { id: 2, f: () => 1 }]")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["2", "structured-cloneable"]);
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0);
+    destroy(&name).await;
+}

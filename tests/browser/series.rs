@@ -1,0 +1,123 @@
+//! Time series: events land in the expected buckets (read from raw IndexedDB), out-of-order
+//! events find their bucket, query bounds are inclusive, expiry removes whole buckets and never
+//! shows an expired event.
+
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::util::*;
+
+fn field(v: &JsValue, name: &str) -> JsValue {
+    Reflect::get(v, &name.into()).unwrap()
+}
+
+/// 2026-11-01T00:00:00Z, a day boundary, in Unix seconds.
+const T: u64 = 1_761_955_200;
+
+#[wasm_bindgen_test]
+async fn ten_thousand_events_over_three_sensors_land_in_twelve_buckets() {
+    let name = db_name("buckets");
+    let s = open_manual(&name).await;
+    let ts = call(&s, "timeSeries", &["temps".into(), js("({ timeField: 'ts', metaField: 'sensor', granularity: 'minutes' })")]).await;
+    // Event i: sensor s(i % 3), at T + 5 i seconds: 50 000 s, inside one day.
+    let events = js(&format!("Array.from({{ length: 10000 }}, (_, i) => ({{ ts: new Date(({T} + 5 * i) * 1000), sensor: 's' + (i % 3), v: i }}))"));
+    let written = call(&ts, "insertMany", &[events]).await;
+    // 3 sensors x one day span; 3334 + 3333 + 3333 events, at most 1000 a bucket: 4 each.
+    assert_eq!(num(&written), 12.0);
+    let raw = raw_store(&name, "buckets", "getAll").await;
+    assert_eq!(raw.length(), 12, "bucket records in IndexedDB");
+    let sizes: Vec<f64> = raw.iter().map(|b| num(&field(&b, "n"))).collect();
+    assert_eq!(sizes.iter().sum::<f64>(), 10_000.0);
+    assert!(sizes.iter().all(|&n| n <= 1000.0));
+    assert_eq!(num(&call(&ts, "count", &[]).await), 10_000.0);
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 12.0);
+
+    // Bounds are inclusive: s0 has an event every 15 s; [T, T + 90] holds 7 of them.
+    let q = call(&ts, "query", &[js(&format!("({{ meta: 's0', from: {T}, to: {} }})", T + 90))]).await;
+    let q: js_sys::Array = q.unchecked_into();
+    let got: Vec<f64> = q.iter().map(|e| num(&field(&e, "v"))).collect();
+    assert_eq!(got, [0.0, 3.0, 6.0, 9.0, 12.0, 15.0, 18.0]);
+    // ISO bounds and no meta: every sensor.
+    let iso = |secs: u64| js(&format!("new Date({secs} * 1000).toISOString()"));
+    let opts = js_sys::Object::new();
+    Reflect::set(&opts, &"from".into(), &iso(T + 5)).unwrap();
+    Reflect::set(&opts, &"to".into(), &iso(T + 20)).unwrap();
+    let q: js_sys::Array = call(&ts, "query", &[opts.into()]).await.unchecked_into();
+    assert_eq!(q.iter().map(|e| num(&field(&e, "v"))).collect::<Vec<_>>(), [1.0, 2.0, 3.0, 4.0]);
+
+    // Out of order: an s0 event at T + 2 goes into s0's open bucket for that day, and queries
+    // return it in time order.
+    call(&ts, "insert", &[js(&format!("({{ ts: new Date(({T} + 2) * 1000), sensor: 's0', v: -1 }})"))]).await;
+    assert_eq!(raw_store(&name, "buckets", "getAll").await.length(), 12);
+    let q: js_sys::Array = call(&ts, "query", &[js(&format!("({{ meta: 's0', from: {T}, to: {} }})", T + 15))]).await.unchecked_into();
+    assert_eq!(q.iter().map(|e| num(&field(&e, "v"))).collect::<Vec<_>>(), [0.0, -1.0, 3.0]);
+    // An event a day later opens a new span: one more bucket.
+    call(&ts, "insert", &[js(&format!("({{ ts: ({T} + 86400), sensor: 's1', v: 'next day' }})"))]).await;
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 13.0);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn expiry_removes_whole_buckets_and_hides_expired_events_before() {
+    let name = db_name("tsexpiry");
+    let s = open_manual(&name).await;
+    let ts = call(&s, "timeSeries", &["feed".into(), js("({ timeField: 't', metaField: 'src', granularity: 'seconds', expireAfter: '1 hour' })")]).await;
+    // One event per source per 10 minutes over the last 5 hours (hour-aligned buckets).
+    let events = js(
+        "(() => { const now = Date.now(), out = []; \
+           for (let m = 0; m < 300; m += 10) for (const src of ['a', 'b']) out.push({ t: new Date(now - m * 60000), src, m }); \
+           return out; })()",
+    );
+    call(&ts, "insertMany", &[events]).await;
+    let before = raw_store(&name, "buckets", "getAll").await.length();
+    assert!(before >= 10, "5 hours x 2 sources: {before} buckets");
+    // Before any reap: only the events of the last hour are visible (an hour ago exactly is expired).
+    let live: js_sys::Array = call(&ts, "query", &[js("({})")]).await.unchecked_into();
+    let minutes: Vec<f64> = live.iter().map(|e| num(&field(&e, "m"))).collect();
+    assert_eq!(live.length(), 12, "{minutes:?}");
+    assert!(minutes.iter().all(|&m| m < 60.0));
+    assert_eq!(num(&call(&ts, "count", &[]).await), 12.0);
+    // A pass removes whole buckets: those whose latest event is older than an hour.
+    let report = call(&s, "reap", &[]).await;
+    let removed = num(&field(&field(&report, "timeSeries"), "feed"));
+    let after = raw_store(&name, "buckets", "getAll").await;
+    assert_eq!(after.length() as f64, before as f64 - removed);
+    assert!(after.length() <= 4, "at most the current and previous hour per source: {}", after.length());
+    // Every remaining bucket still has a live event; the expired events inside them stay hidden.
+    let cutoff = js_sys::Date::now() - 3_600_000.0;
+    assert!(after.iter().all(|b| num(&field(&b, "l")) > cutoff));
+    assert_eq!(num(&call(&ts, "count", &[]).await), 12.0);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn series_definitions_and_bad_events() {
+    let name = db_name("tsbad");
+    let s = open_manual(&name).await;
+    let e = try_call(&s, "timeSeries", &["x".into(), JsValue::UNDEFINED]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["does not exist yet", "timeField"]);
+    let e = try_call(&s, "timeSeries", &["x".into(), js("({ timeField: 't', granularity: 'days' })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["granularity \"days\""]);
+    let ts = call(&s, "timeSeries", &["x".into(), js("({ timeField: 't', metaField: 'm', expireAfter: 60 })")]).await;
+    for (events, class, parts) in [
+        ("[{ t: 1798761600 }, { t: Date.now() }]", "RangeError", vec!["insertMany event 1: \"t\"", "looks like milliseconds"]),
+        ("[{ t: '2027-01-01' }, { m: 'no time' }]", "TypeError", vec!["insertMany event 1: \"t\" is undefined"]),
+        ("[{ t: 'yesterday' }]", "TypeError", vec!["insertMany event 0: \"t\" \"yesterday\""]),
+        ("[{ t: 1798761600, f: () => 1 }]", "TypeError", vec!["structured-cloneable"]),
+    ] {
+        let e = try_call(&ts, "insertMany", &[js(events)]).await.unwrap_err();
+        assert_error(&e, class, &parts);
+    }
+    assert_eq!(raw_store(&name, "buckets", "getAll").await.length(), 0, "nothing written");
+    // Reopening finds the definition; only expireAfter may change.
+    call(&s, "close", &[]).await;
+    let s = open_manual(&name).await;
+    let ts = call(&s, "timeSeries", &["x".into(), JsValue::UNDEFINED]).await;
+    assert_eq!(json(&field(&ts, "options")), r#"{"timeField":"t","metaField":"m","granularity":"seconds","expireAfter":60}"#);
+    let ts = call(&s, "timeSeries", &["x".into(), js("({ timeField: 't', metaField: 'm', expireAfter: 120 })")]).await;
+    assert_eq!(field(&field(&ts, "options"), "expireAfter"), 120);
+    let e = try_call(&s, "timeSeries", &["x".into(), js("({ timeField: 'time', metaField: 'm' })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["only expireAfter can change"]);
+    destroy(&name).await;
+}
