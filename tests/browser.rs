@@ -11,6 +11,8 @@ mod util;
 
 #[path = "browser/api.rs"]
 mod api;
+#[path = "browser/backup.rs"]
+mod backup;
 #[path = "browser/bad_input.rs"]
 mod bad_input;
 #[path = "browser/collections.rs"]

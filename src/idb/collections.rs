@@ -177,14 +177,18 @@ impl Conn {
         Ok(live_doc_values(&recs, cutoff))
     }
 
-    /// Every stored document of `c`, expired or not, in id order (for rekeying and export).
+    /// Every stored document of `c`, expired or not, in id order (for rekeying).
     pub async fn all_doc_values(&self, c: &str) -> Result<Array> {
+        Ok(all_docs(&self.doc_records(c).await?))
+    }
+
+    /// Every stored record `{ c, r, i, v }` of `c`, in id order (for export).
+    pub async fn doc_records(&self, c: &str) -> Result<Array> {
         let op = "reading documents";
         let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
         let by_id = index_named(&store, BY_ID)?;
         let range = self.docs_range(op, first_of(c), false, after_all_of(c))?;
-        let recs: Array = self.settle(op, &self.js(op, by_id.get_all_with_key(range.as_ref()))?).await?.into();
-        Ok(all_docs(&recs))
+        Ok(self.settle(op, &self.js(op, by_id.get_all_with_key(range.as_ref()))?).await?.into())
     }
 
     /// Removes every document of `c`.

@@ -43,7 +43,8 @@ impl Definition {
         }
     }
 
-    fn to_js(&self) -> JsValue {
+    /// The stored form: a plain object.
+    pub fn to_js(&self) -> JsValue {
         let o = Object::new();
         match self {
             Definition::Collection { name, key_path, ttl, keyed_by } => {

@@ -325,6 +325,11 @@ impl Conn {
         Ok(live_entries(&self.all_records("listing entries").await?, now))
     }
 
+    /// Every stored entry record `{ k, e, v }`, expired or not, in key order (for export).
+    pub async fn entry_records(&self) -> Result<Array> {
+        self.all_records("reading entries").await
+    }
+
     async fn all_records(&self, op: &str) -> Result<Array> {
         let (_tx, store) = self.begin(op, TransactionMode::Readonly)?;
         Ok(self.settle(op, &self.js(op, index(&store)?.get_all())?).await?.unchecked_into())

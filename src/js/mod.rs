@@ -3,6 +3,7 @@
 //! JS exceptions (`error`). Its TypeScript declaration is written by hand in
 //! `pkg-template/types.d.ts`, included below, so that it can be strict.
 
+mod backup;
 mod collection;
 pub mod convert;
 pub mod error;

@@ -16,10 +16,12 @@ use crate::core::reaper::{ReapLimits, ReapReport, ReaperStats};
 use crate::idb::{Conn, Definition, ExpiryChange, Write};
 use crate::timer::{now_ms, ReaperTimer};
 
+mod backup;
 mod collection;
 mod series;
 
 pub use collection::{Collection, DocIn};
+pub use backup::SnapshotData;
 pub use series::Series;
 
 /// The events a store dispatches.
