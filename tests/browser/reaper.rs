@@ -139,3 +139,33 @@ async fn entries_without_expiry_are_never_reaped() {
     assert_eq!(raw_records(&name).await.length(), 50);
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn the_per_collection_cap_spreads_a_pass_across_collections() {
+    let name = db_name("percoll");
+    let s = open(&name, js("({ autoReap: false, batchSize: 4, maxRemovesPerRun: 25, maxRemovesPerCollection: 10 })")).await;
+    fill(&s, 15, 0).await;
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
+    call(&c, "putMany", &[js("Array.from({ length: 15 }, (_, i) => ({ id: i, at: new Date(Date.now() - 1000) }))")]).await;
+    let d = call(&s, "collection", &["d".into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
+    call(&d, "putMany", &[js("Array.from({ length: 15 }, (_, i) => ({ id: i, at: new Date(Date.now() - 1000) }))")]).await;
+    let expired = listen(&s, "expired");
+    // 10 entries, 10 from c, then only 5 from d: the pass cap (25) is reached.
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&report, "removed")), 25.0);
+    assert_eq!(num(&field(&field(&report, "collections"), "c")), 10.0);
+    assert_eq!(num(&field(&field(&report, "collections"), "d")), 5.0);
+    assert_eq!(num(&field(&report, "remaining")), 20.0);
+    assert_eq!(raw_records(&name).await.length(), 5);
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 15);
+    let detail = expired.get(0);
+    assert_eq!(strings(&field(&detail, "keys")).len(), 10);
+    assert_eq!(json(&field(&field(&detail, "collections"), "d")), "[0,1,2,3,4]");
+    // Next passes finish the job.
+    call(&s, "reap", &[]).await;
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&report, "remaining")), 0.0);
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0);
+    assert_eq!(raw_records(&name).await.length(), 0);
+    destroy(&name).await;
+}
