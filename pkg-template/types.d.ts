@@ -30,6 +30,12 @@ export interface StoreOptions {
   reapIntervalMs?: number;
   /** Most entries one reaper pass removes (the rest wait for the next pass). Default: 10000. */
   maxRemovesPerRun?: number;
+  /**
+   * Most records one pass removes from any one collection (the key-value entries count as one,
+   * so does each collection and time series). ArangoDB's `--ttl.max-collection-removes`.
+   * Default: 10000.
+   */
+  maxRemovesPerCollection?: number;
   /** Entries removed per IndexedDB transaction inside a pass. Default: 500. */
   batchSize?: number;
   /** `false`: no background reaper; only `reap()` removes expired entries. Default: `true`. */
@@ -87,12 +93,16 @@ export type ExpireOptions =
 
 /** What one reaper pass did (`reap()`, `stats().lastRun`). */
 export interface ReapReport {
-  /** Expired entries removed by this pass. */
+  /** Records removed by this pass: entries, documents and whole time-series buckets. */
   removed: number;
-  /** Expired entries still stored after the pass (non-zero when `maxRemovesPerRun` was hit). */
+  /** Expired records still stored after the pass (non-zero when a cap was hit). */
   remaining: number;
   /** Wall-clock duration of the pass, in milliseconds. */
   durationMs: number;
+  /** Documents removed, by collection name (collections with none removed are absent). */
+  collections: Record<string, number>;
+  /** Whole buckets removed, by time-series name. */
+  timeSeries: Record<string, number>;
 }
 
 /** Counters returned by `stats()`. */
@@ -111,6 +121,10 @@ export interface Stats {
 export interface ExpiredEventDetail {
   /** Keys of the removed entries. */
   keys: Key[];
+  /** Ids of the removed documents, by collection name. */
+  collections: Record<string, Key[]>;
+  /** Number of whole buckets removed, by time-series name. */
+  timeSeries: Record<string, number>;
 }
 
 /** `event.detail` of the `"change"` event, fired after any committed write. */
@@ -139,6 +153,137 @@ export type ExpiredEvent = CustomEvent<ExpiredEventDetail>;
 
 /** The `"change"` event. */
 export type ChangeEvent = CustomEvent<ChangeEventDetail>;
+
+/** Unit of numeric TTL-field values: seconds (default), milliseconds, microseconds, nanoseconds. */
+export type TimeUnit = "s" | "ms" | "us" | "ns";
+
+/**
+ * A TTL index: a document expires at `reference + expireAfter`, the reference being the value
+ * of `field`: a number (Unix time in `unit`), an ISO-8601 string, a `Date`, or an array of
+ * those (the earliest counts). A document whose field is missing, `null` or not a valid date
+ * never expires (no error): the supported way to exempt a document.
+ */
+export interface TtlIndexOptions {
+  /** The top-level document property holding the reference time. */
+  field: string;
+  /** Seconds, or a duration without months/years (`"90 days"`, `"PT1H"`). `0`: the field is the expiry time. */
+  expireAfter: TtlInput;
+  /** Unit of numeric field values. Default `"s"`. */
+  unit?: TimeUnit;
+}
+
+/** `ttlIndex()`: the TTL index as stored, `expireAfter` in seconds. */
+export interface TtlIndexInfo {
+  field: string;
+  expireAfter: number;
+  unit: TimeUnit;
+}
+
+/** Options of `store.collection(name, options)`. */
+export interface CollectionOptions {
+  /** The document property holding its id (a string or number). Default `"id"`; fixed once created. */
+  keyPath?: string;
+  /** The collection's one TTL index. Given for an existing collection it must match, unless it has none. */
+  ttlIndex?: TtlIndexOptions;
+}
+
+/** A collection of documents with an optional TTL index. Expired documents are never returned. */
+export class Collection {
+  private constructor();
+  free(): void;
+  readonly name: string;
+  readonly keyPath: string;
+  /** Stores a document, replacing the one with the same id. */
+  put(doc: object): Promise<void>;
+  /** Stores documents in one transaction, all or nothing. */
+  putMany(docs: object[]): Promise<void>;
+  /** The live document, or `undefined`. */
+  get<T = unknown>(id: Key): Promise<T | undefined>;
+  getMany<T = unknown>(ids: Key[]): Promise<(T | undefined)[]>;
+  /** `true` if a live document was removed. */
+  delete(id: Key): Promise<boolean>;
+  deleteMany(ids: Key[]): Promise<number>;
+  /** Number of live documents. */
+  count(): Promise<number>;
+  /** Live documents in id order. */
+  values<T = unknown>(): Promise<T[]>;
+  clear(): Promise<void>;
+  /** Changes the TTL window (MongoDB `collMod`): O(1), no document is rewritten. */
+  setExpireAfter(expireAfter: TtlInput): Promise<void>;
+  /** The TTL index, or `null`. */
+  ttlIndex(): TtlIndexInfo | null;
+  /** Removes the TTL index (documents then never expire); `false` if there was none. */
+  dropTtlIndex(): Promise<boolean>;
+}
+
+/** Bucket span: `"seconds"` = 1-hour buckets, `"minutes"` = 1 day, `"hours"` = 30 days. */
+export type Granularity = "seconds" | "minutes" | "hours";
+
+/** Options of `store.timeSeries(name, options)`. */
+export interface TimeSeriesOptions {
+  /** The event property holding its time: Unix seconds, an ISO-8601 string or a `Date`. */
+  timeField: string;
+  /** The event property identifying its series (sensor, ticker...): events are bucketed per value. */
+  metaField?: string;
+  /** Default `"seconds"`. */
+  granularity?: Granularity;
+  /** Events expire this long after their time (seconds or a duration); whole buckets are reaped. */
+  expireAfter?: TtlInput;
+}
+
+/** `timeSeries.options`, `expireAfter` in seconds. */
+export interface TimeSeriesInfo {
+  timeField: string;
+  metaField: string | null;
+  granularity: Granularity;
+  expireAfter: number | null;
+}
+
+/** Options of `query`: bounds are inclusive and take the `expiresAt` formats. */
+export interface QueryOptions {
+  /** Only the events of this meta value. */
+  meta?: unknown;
+  from?: ExpiresAtInput;
+  to?: ExpiresAtInput;
+}
+
+/** A time series whose events are stored in buckets of up to 1000 (MongoDB time-series collections). */
+export class TimeSeries {
+  private constructor();
+  free(): void;
+  readonly name: string;
+  readonly options: TimeSeriesInfo;
+  insert(event: object): Promise<void>;
+  /** Appends events in one transaction, all or nothing; resolves to the bucket records written. */
+  insertMany(events: object[]): Promise<number>;
+  /** Live events in range, oldest first. */
+  query<T = unknown>(options?: QueryOptions): Promise<T[]>;
+  /** Number of live events. */
+  count(): Promise<number>;
+  /** Bucket records stored (including expired ones not reaped yet). */
+  bucketCount(): Promise<number>;
+  clear(): Promise<void>;
+}
+
+/** A JSON snapshot made by `store.export()`. Values are JSON; a `Date` is `{ "$date": ISO }`. */
+export interface Snapshot {
+  format: "idb-ttl-snapshot";
+  version: 1;
+  database: string;
+  exportedAt: number;
+  entries: { key: Key; expiresAt: number | null; value: unknown }[];
+  collections: { name: string; keyPath: string; ttlIndex: TtlIndexInfo | null; documents: { expiresAt: number | null; document: unknown }[] }[];
+  timeSeries: { name: string; options: TimeSeriesInfo; buckets: { meta: unknown; expiresAt: number | null; events: unknown[] }[] }[];
+}
+
+/** What `store.import(snapshot)` restored. */
+export interface ImportReport {
+  entries: number;
+  documents: number;
+  events: number;
+  /** Entries, documents and events left out because they expired since the export. */
+  skipped: number;
+}
 
 /**
  * A time-to-live key-value store over one IndexedDB database. Every method that touches the
@@ -188,6 +333,18 @@ export class TtlStore {
   expire(key: Key, options: ExpireOptions): Promise<boolean>;
   /** Removes the expiry (Redis `PERSIST`); `false` if missing or it had none. */
   persist(key: Key): Promise<boolean>;
+  /** Opens collection `name`, creating it if new. */
+  collection(name: string, options?: CollectionOptions): Promise<Collection>;
+  /** Opens time series `name`, creating it with `options` if new (only `expireAfter` may change later). */
+  timeSeries(name: string, options?: TimeSeriesOptions): Promise<TimeSeries>;
+  /**
+   * A JSON-serialisable snapshot of every live entry, document and event with its expiry.
+   * Rejects with a `TypeError` naming the value if one cannot be carried by JSON (a `Map`, a
+   * `Blob`, `undefined`...): nothing is silently changed.
+   */
+  export(): Promise<Snapshot>;
+  /** Restores a snapshot; what expired since the export is left out. */
+  import(snapshot: Snapshot): Promise<ImportReport>;
   /** Runs one reaper pass now. */
   reap(): Promise<ReapReport>;
   /** Reaper counters. */
