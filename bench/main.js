@@ -167,6 +167,7 @@ const bench = {
    *  (one transaction / insertMany each); then everything older than 5 days is expired and removed. */
   async timeSeries(cName, nEvents, batch, name) {
     const c = C[cName];
+    if (cName === "idb-ttl") await loadIdbTtl(); // the page may have been reloaded since
     if (!c.ts || (c.ts.supported && !c.ts.supported())) return { skipped: `${cName} has no time-series collection` };
     window.__setClockOffset(0);
     const t0 = window.__realNow();

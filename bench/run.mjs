@@ -113,7 +113,22 @@ const samples = {}; // samples[workload][contender] = [ms]
 const add = (w, c, ms) => { if (ms != null) (((samples[w] ??= {})[c] ??= []).push(ms)); };
 const populatedNote = new Set();
 
-async function mainRun(c, n, rep, { populate = false, cold = false, keep = true }) {
+const failures = [];
+/** Runs one contender's step sequence; a failure is logged, noted and skipped, not fatal. */
+async function guarded(what, c, fn) {
+  try { return await fn(); } catch (e) {
+    const msg = `${c}: ${what} failed: ${String(e?.message ?? e).split("\n")[0]}`;
+    log("ERROR " + msg);
+    failures.push(msg);
+    try { await fresh(); } catch { /* next step reloads anyway */ }
+    return null;
+  }
+}
+
+async function mainRun(c, n, rep, opts) {
+  return guarded(`n=${n} rep ${rep}`, c, () => mainRun_(c, n, rep, opts));
+}
+async function mainRun_(c, n, rep, { populate = false, cold = false, keep = true }) {
   const name = `bench-${c}-${n}-${rep}`;
   const out = {};
   const seed = 100 + rep;
@@ -148,7 +163,8 @@ try {
   // ---- reap 10% of 10 000 (reap-only DB): warm-up + REPS
   for (let rep = 0; rep <= REPS; rep++) {
     for (const c of rotate(contenders, rep)) {
-      const r = await call("reapOnly", c, 10_000, `bench-reap-${c}-${rep}`, 300 + rep);
+      const r = await guarded(`reap-only 10% of 10000 rep ${rep}`, c, () => call("reapOnly", c, 10_000, `bench-reap-${c}-${rep}`, 300 + rep));
+      if (!r) continue;
       log(`${c} reap 10% of 10000 rep ${rep}${rep ? "" : " (warm-up)"}: ${fmt(r.reap)} ms`);
       if (rep > 0) add("reap10pct@10000", c, r.reap);
     }
@@ -163,7 +179,9 @@ try {
     }
     reps.big = rep;
     for (const c of rotate(TS_CONTENDERS, rep)) {
-      const r = await call("timeSeries", c, 100_000, 1000, `bench-ts-${c}-${rep}`);
+      const r = await guarded(`time series rep ${rep}`, c, () => call("timeSeries", c, 100_000, 1000, `bench-ts-${c}-${rep}`));
+      if (!r) continue;
+      if (r.skipped) { log(`time series: ${r.skipped}`); if (!notes.includes(r.skipped)) notes.push(r.skipped); continue; }
       log(`${c} time series 100000 rep ${rep}: append=${fmt(r.tsAppend)} expire=${fmt(r.tsExpire)} (removed ${r.removed})`);
       add("tsAppend@100000", c, r.tsAppend);
       add("tsExpire@100000", c, r.tsExpire);
@@ -178,9 +196,12 @@ try {
     const est = (lf1k.reduce((a, b) => a + b, 0) / lf1k.length) * 100 * 1.5 + 15_000;
     if (left() > est) {
       const name = "bench-lf-bulk-100k";
-      const b = await call("begin", "localForage", 100_000, name, 999, false);
-      await call("end");
-      add("bulk@100000", "localForage", b.bulk);
+      const b = await guarded("bulk write of 100 000", "localForage", async () => {
+        const r = await call("begin", "localForage", 100_000, name, 999, false);
+        await call("end");
+        return r;
+      });
+      if (b) add("bulk@100000", "localForage", b.bulk);
       reps.lfBulk100k = 1;
       populatedNote.delete("localForage@100000");
       log(`localForage bulk write of 100 000 (1 run): ${fmt(b.bulk)} ms`);
@@ -188,6 +209,9 @@ try {
       log(`budget: localForage 100 000-entry bulk write skipped (estimated ${(est / 1000).toFixed(0)} s, ${(left() / 1000).toFixed(0)} s left)`);
     }
   }
+} catch (e) {
+  log("ERROR (benchmark stopped early, reporting what was measured): " + (e?.stack ?? e));
+  failures.push("stopped early: " + String(e?.message ?? e).split("\n")[0]);
 } finally {
   await page.close().catch(() => {});
   await browser.close();
@@ -251,6 +275,8 @@ const repsLine = `reps: 1 000-entry and reap-only cases ${reps.small} (+1 warm-u
 console.log("\n" + repsLine);
 if (populatedNote.size) console.log("* populated directly with the records the library writes, bulk write not timed (budget): " + [...populatedNote].join(", "));
 for (const n of notes) console.log("note: " + n);
+for (const f of failures) console.log("FAILED (left out of the medians): " + f);
+result.failures = failures;
 
 // ---- targets (issue 4)
 const med = (w, c) => result.workloads[w]?.contenders[c]?.median;
