@@ -107,6 +107,8 @@ async fn the_background_reaper_runs_on_its_interval_and_can_pause() {
     assert_eq!(raw_records(&name).await.length(), 1);
     call(&s, "pauseReaper", &[]).await;
     assert_eq!(field(&call(&s, "stats", &[]).await, "reaperPaused"), JsValue::TRUE);
+    // Pausing stops new passes; one already under way finishes. Let it.
+    sleep(300).await;
     let runs = num(&field(&call(&s, "stats", &[]).await, "reaperRuns"));
     fill(&s, 5, 0).await;
     sleep(400).await;
@@ -123,6 +125,7 @@ async fn the_background_reaper_runs_on_its_interval_and_can_pause() {
     assert_eq!(raw_records(&name).await.length(), 1);
     // close() stops the timer: no pass after it.
     call(&s, "close", &[]).await;
+    sleep(300).await;
     let runs = num(&field(&call(&s, "stats", &[]).await, "reaperRuns"));
     sleep(300).await;
     assert_eq!(num(&field(&call(&s, "stats", &[]).await, "reaperRuns")), runs);

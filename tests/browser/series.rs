@@ -121,3 +121,18 @@ async fn series_definitions_and_bad_events() {
     assert_error(&e, "TypeError", &["only expireAfter can change"]);
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn a_hundred_thousand_events_take_about_a_hundred_records() {
+    let name = db_name("ts100k");
+    let s = open_manual(&name).await;
+    let ts = call(&s, "timeSeries", &["m".into(), js("({ timeField: 't', metaField: 'k', granularity: 'minutes' })")]).await;
+    // One event a second from T, round-robin over 4 keys: 100 000 s = day 1 (86 400 events,
+    // 21 600 per key: 22 buckets) + 13 600 s of day 2 (3 400 per key: 4 buckets).
+    let events = js(&format!("Array.from({{ length: 100000 }}, (_, i) => ({{ t: {T} + i, k: i % 4, x: i }}))"));
+    let written = call(&ts, "insertMany", &[events]).await;
+    assert_eq!(num(&written), 104.0);
+    assert_eq!(raw_store(&name, "buckets", "getAllKeys").await.length(), 104, "IndexedDB records for 100 000 events");
+    assert_eq!(num(&call(&ts, "count", &[]).await), 100_000.0);
+    destroy(&name).await;
+}
