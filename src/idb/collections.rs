@@ -11,17 +11,13 @@ use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 use web_sys::{IdbKeyRange, IdbObjectStore};
 
-use super::{index_named, last_of, last_wins, Conn, BY_ID, DOCS};
+use super::{index_named, last_of, last_wins, pk_at, pk_part, Conn, BY_ID, DOCS};
 use crate::core::error::Result;
 
 #[wasm_bindgen(module = "/src/idb/glue.js")]
 extern "C" {
     #[wasm_bindgen(js_name = docRecord)]
     fn doc_record(c: &str, r: f64, i: &JsValue, v: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = pkPart)]
-    fn pk_part(pks: &Array, n: u32) -> Array;
-    #[wasm_bindgen(js_name = pkAt)]
-    fn pk_at(pk: &JsValue, n: u32) -> JsValue;
     #[wasm_bindgen(js_name = liveDocValues)]
     fn live_doc_values(recs: &Array, cutoff: f64) -> Array;
     #[wasm_bindgen(js_name = liveDocValue)]

@@ -8,9 +8,9 @@ export function record(k, e, v) { return { k, e, v }; }
 export function recordExpiry(r) { return r.e; }
 export function recordValue(r) { return r.v; }
 
-// Primary keys are [e, k].
-export function pkExpiry(pk) { return pk[0]; }
-export function pkKeys(pks) { return pks.map((p) => p[1]); }
+// Parts of compound primary keys ([e, k] for entries, [c, r, i] for documents).
+export function pkAt(pk, n) { return pk[n]; }
+export function pkPart(pks, n) { return pks.map((p) => p[n]); }
 export function lastOf(arr) { return arr[arr.length - 1]; }
 
 // Reads of the by_key index come back in key order; keep the live ones.
@@ -61,8 +61,6 @@ export function settle(req) {
 
 // Collections: records { c, r, i, v } keyed [collection, reference ms, id].
 export function docRecord(c, r, i, v) { return { c, r, i, v }; }
-export function pkPart(pks, n) { return pks.map((p) => p[n]); }
-export function pkAt(pk, n) { return pk[n]; }
 export function liveDocValues(recs, cutoff) {
   const out = [];
   for (const r of recs) if (r.r > cutoff) out.push(r.v);

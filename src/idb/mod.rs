@@ -69,10 +69,10 @@ extern "C" {
     fn record_expiry(r: &JsValue) -> f64;
     #[wasm_bindgen(js_name = recordValue)]
     fn record_value(r: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = pkExpiry)]
-    fn pk_expiry(pk: &JsValue) -> f64;
-    #[wasm_bindgen(js_name = pkKeys)]
-    fn pk_keys(pks: &Array) -> Array;
+    #[wasm_bindgen(js_name = pkPart)]
+    fn pk_part(pks: &Array, n: u32) -> Array;
+    #[wasm_bindgen(js_name = pkAt)]
+    fn pk_at(pk: &JsValue, n: u32) -> JsValue;
     #[wasm_bindgen(js_name = lastOf)]
     fn last_of(arr: &Array) -> JsValue;
     #[wasm_bindgen(js_name = liveKeys)]
@@ -397,7 +397,7 @@ impl Conn {
         let through_last = self.js(op, IdbKeyRange::upper_bound(&last_of(&pks)))?;
         self.js(op, store.delete(through_last.as_ref()))?;
         self.commit(op, tx).await?;
-        Ok(pk_keys(&pks))
+        Ok(pk_part(&pks, 1))
     }
 
     fn expired_range(&self, op: &str, now: f64) -> Result<IdbKeyRange> {
@@ -505,4 +505,9 @@ fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
         "InvalidStateError" if message.contains("clos") => Error::Closed { db: db.into(), why: message },
         _ => Error::Storage { op: op.into(), name, message },
     }
+}
+
+/// The expiry part of an entry's primary key `[e, k]`.
+fn pk_expiry(pk: &JsValue) -> f64 {
+    pk_at(pk, 0).as_f64().unwrap_or(f64::NAN)
 }
