@@ -4,9 +4,10 @@
 #   2. cargo test                                         (host: the pure core)
 #   3. wasm-pack test --headless --chrome -- --test browser   (tests/browser.rs in Chromium)
 #   4. scripts/build.sh                                   (release www/pkg/ and pkg/)
-#   5. node --test tests/page/                            (playwright-core against the served demo)
+#   5. tsc -p tests/types                                 (typings: README examples compile, misuse fails)
+#   6. node --test tests/page/                            (playwright-core against the served demo)
 # Each runner's output is shown as it is, and kept in target/test-logs/<stage>.log. The last line
-# is "summary: N passed, M failed", summed over stages 2, 3 and 5.
+# is "summary: N passed, M failed", summed over stages 2, 3 and 6.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -100,6 +101,9 @@ else
 fi
 
 run_stage build - bash scripts/build.sh
+
+# The published declarations (pkg/idb_ttl.d.ts) against the README's examples and known misuse.
+run_stage types - tsc -p tests/types
 
 if compgen -G "tests/page/*.test.mjs" >/dev/null; then
   run_stage page-test count_node node --test tests/page/
