@@ -1,5 +1,9 @@
 // The idb-ttl demo page: plain ES module, no bundler, no framework.
 // Everything it shows comes from the library's public API (see README / API.md).
+// This file: the key-value panels; collections.js: the TTL-indexed collection and the time series.
+
+import { clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
+import { mountCollections } from "./collections.js";
 
 const DB_NAME = "idb-ttl-demo";
 const REAP_INTERVAL_MS = 2000;
@@ -10,64 +14,6 @@ const $ = (id) => document.getElementById(id);
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
 let store = null;
-
-// ---------- formatting ----------
-
-function two(n) { return String(n).padStart(2, "0"); }
-
-function clock(date = new Date()) {
-  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, "0")}`;
-}
-
-/** A JS-literal-like rendering of a value, so the reader sees its real type (structured clone). */
-function describe(v, depth = 0) {
-  if (v === undefined) return "undefined";
-  if (v === null) return "null";
-  if (typeof v === "string") return JSON.stringify(v);
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (typeof v === "bigint") return `${v}n`;
-  if (v instanceof Date) return `Date(${isNaN(v) ? "Invalid Date" : v.toISOString()})`;
-  if (depth > 2) return "…";
-  if (Array.isArray(v)) return `[${v.slice(0, 8).map((x) => describe(x, depth + 1)).join(", ")}${v.length > 8 ? ", …" : ""}]`;
-  if (v instanceof Map) return `Map(${v.size})`;
-  if (v instanceof Set) return `Set(${v.size})`;
-  if (typeof Blob !== "undefined" && v instanceof Blob) return `Blob(${v.size} bytes)`;
-  if (ArrayBuffer.isView(v)) return `${v.constructor.name}(${v.length ?? v.byteLength})`;
-  if (typeof v === "object") {
-    const keys = Object.keys(v);
-    const inner = keys.slice(0, 8).map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${describe(v[k], depth + 1)}`);
-    return `{ ${inner.join(", ")}${keys.length > 8 ? ", …" : ""} }`;
-  }
-  return String(v);
-}
-
-function kindOf(v) {
-  if (v === null) return "null";
-  if (v instanceof Date) return "Date";
-  if (Array.isArray(v)) return "array";
-  if (typeof v === "object") return v.constructor && v.constructor !== Object ? v.constructor.name : "object";
-  return typeof v;
-}
-
-function formatLeft(secs) {
-  if (secs <= 0) return "0.0 s";
-  if (secs < 60) return `${secs.toFixed(1)} s`;
-  const s = Math.floor(secs);
-  if (s < 3600) return `${Math.floor(s / 60)}m ${two(s % 60)}s`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h ${two(Math.floor((s % 3600) / 60))}m`;
-  return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
-}
-
-function formatExpiresAt(secs) {
-  const d = new Date(secs * 1000);
-  if (isNaN(d)) return String(secs);
-  return d.toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z").replace(/Z$/, "");
-}
-
-function errorText(e) {
-  if (e instanceof Error) return `${e.name}: ${e.message}`;
-  return String(e);
-}
 
 // ---------- the form ----------
 
@@ -123,11 +69,6 @@ function expiryArg(raw) {
   if (t === "Infinity" || t === "+Infinity") return Infinity;
   if (t === "-Infinity") return -Infinity;
   return raw;
-}
-
-function literal(v) {
-  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : String(v);
-  return JSON.stringify(v);
 }
 
 function buildCall() {
@@ -406,6 +347,20 @@ $("reaper-pause").addEventListener("click", () => { store.pauseReaper(); logLine
 $("reaper-resume").addEventListener("click", () => { store.resumeReaper(); logLine("reaper", "resumeReaper()"); renderStats(); });
 $("log-clear").addEventListener("click", () => logEl.replaceChildren());
 
+/** The "expired" detail: `{ keys, collections: { name: ids }, timeSeries: { name: buckets } }`. */
+function expiredText(detail) {
+  const parts = [];
+  const keys = detail?.keys ?? [];
+  if (keys.length) parts.push(`${keys.length} expired: ${keys.map(literal).join(", ")}`);
+  for (const [name, ids] of Object.entries(detail?.collections ?? {})) {
+    parts.push(`collection "${name}": ${ids.length} document${ids.length === 1 ? "" : "s"} (${ids.map(literal).join(", ")})`);
+  }
+  for (const [name, n] of Object.entries(detail?.timeSeries ?? {})) {
+    parts.push(`time series "${name}": ${n} whole bucket${n === 1 ? "" : "s"}`);
+  }
+  return parts.join(" · ") || "0 expired";
+}
+
 function describeDetail(detail) {
   if (detail === undefined || detail === null) return "";
   if (typeof detail !== "object") return String(detail);
@@ -462,8 +417,7 @@ async function main() {
   window.store = store; // for poking at it from the devtools console
 
   store.addEventListener("expired", (ev) => {
-    const keys = ev.detail?.keys ?? [];
-    logLine("expired", `${keys.length} expired: ${keys.map(literal).join(", ")}`);
+    logLine("expired", expiredText(ev.detail));
     renderStats();
   });
   store.addEventListener("change", (ev) => {
@@ -483,6 +437,8 @@ async function main() {
   await refresh();
   renderStats();
   setInterval(() => { renderCountdowns(); renderStats(); refresh(); }, TICK_MS);
+
+  await mountCollections({ store, logLine, reapIntervalMs: REAP_INTERVAL_MS });
 }
 
 main();

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -268,7 +268,9 @@ test("without the wasm build the page shows an error banner naming the fix", { t
   // Serve a copy of the page without pkg/, as on a fresh clone before the build.
   const bare = mkdtempSync(join(tmpdir(), "idb-ttl-www-"));
   try {
-    for (const f of ["index.html", "app.js", "style.css"]) cpSync(join(ROOT, "www", f), join(bare, f));
+    for (const f of readdirSync(join(ROOT, "www"))) {
+      if (f !== "pkg") cpSync(join(ROOT, "www", f), join(bare, f), { recursive: true });
+    }
     await withDemo(async ({ page }) => {
       await page.waitForSelector(sel("status", '[data-state="error"]'), { timeout: READY_TIMEOUT_MS });
       await page.waitForSelector(sel("error-banner"), { state: "visible", timeout: 2_000 });
