@@ -129,10 +129,18 @@ export interface ExpiredEventDetail {
 
 /** `event.detail` of the `"change"` event, fired after any committed write. */
 export interface ChangeEventDetail {
-  /** The call that wrote: `"set"`, `"setMany"`, `"delete"`, `"deleteMany"`, `"clear"`, `"expire"`, `"persist"`... */
+  /**
+   * The call that wrote. Entries: `"set"`, `"setMany"`, `"delete"`, `"deleteMany"`, `"clear"`,
+   * `"expire"`, `"persist"`. Collections: `"put"`, `"delete"`, `"clear"`, `"setExpireAfter"`,
+   * `"createTtlIndex"`, `"dropTtlIndex"`. Time series: `"insert"`, `"clear"`.
+   */
   op: string;
-  /** Keys written or removed (empty for `clear`). */
+  /** Keys or document ids written or removed (empty for `clear`, index changes and events). */
   keys: Key[];
+  /** The collection written, for a collection write. */
+  collection?: string;
+  /** The time series written, for a time-series write. */
+  timeSeries?: string;
 }
 
 /** The events a `TtlStore` dispatches, for typing `addEventListener` handlers. */

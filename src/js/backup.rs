@@ -95,7 +95,7 @@ impl TtlStore {
             for (name, options, events) in prepared_series {
                 let s = store.time_series(&name, options).await?;
                 n_events += events.length();
-                s.insert_many(&convert::events_in("import event", &events, s.options())?).await?;
+                s.insert_many(&convert::events_in("import event", &events, &s.options())?).await?;
             }
             let report = Object::new();
             Reflect::set(&report, &"entries".into(), &(n_entries as u32).into()).ok();

@@ -150,7 +150,7 @@ impl TimeSeries {
     /// `{ timeField, metaField, granularity, expireAfter }` (expireAfter in seconds or `null`).
     #[wasm_bindgen(getter)]
     pub fn options(&self) -> JsValue {
-        let o = self.inner.options();
+        let o = &self.inner.options();
         let obj = Object::new();
         set(&obj, "timeField", o.time_field.as_str().into());
         set(&obj, "metaField", o.meta_field.as_deref().map_or(JsValue::NULL, JsValue::from));
@@ -163,7 +163,7 @@ impl TimeSeries {
     pub fn insert(&self, event: JsValue) -> Promise {
         let s = self.inner.clone();
         promise(async move {
-            let events = convert::events_in("event", &Array::of1(&event), s.options())?;
+            let events = convert::events_in("event", &Array::of1(&event), &s.options())?;
             s.insert_many(&events).await?;
             Ok(JsValue::UNDEFINED)
         })
@@ -178,7 +178,7 @@ impl TimeSeries {
             let arr = events.dyn_ref::<Array>().ok_or_else(|| {
                 crate::core::error::Error::wrong_type("insertMany events", &convert::describe(&events), "an array of events")
             })?;
-            let events = convert::events_in("insertMany event", arr, s.options())?;
+            let events = convert::events_in("insertMany event", arr, &s.options())?;
             s.insert_many(&events).await
         })
     }

@@ -22,8 +22,9 @@ pub struct Collection {
     state: Rc<RefCell<State>>,
 }
 
-#[derive(Debug, Clone)]
-struct State {
+/// A collection's definition as last read or written; shared by every handle of one store.
+#[derive(Debug, Clone, Default)]
+pub(super) struct State {
     ttl: Option<TtlIndex>,
     keyed_by: Option<(String, TimeUnit)>,
 }
@@ -47,7 +48,7 @@ impl Store {
             return Err(Error::InvalidType("collection name \"\" is not accepted; expected a non-empty string".into()));
         }
         let stored = self.conn()?.definition(&crate::idb::collection_key(name)).await?;
-        let (key_path, state, is_new) = match stored {
+        let (key_path, fresh, is_new) = match stored {
             Some(Definition::Collection { key_path: stored, ttl, keyed_by, .. }) => {
                 if let Some(asked) = key_path.filter(|k| *k != stored) {
                     return Err(Error::InvalidType(format!(
@@ -59,9 +60,12 @@ impl Store {
                 }
                 (stored, State { ttl, keyed_by }, false)
             }
-            _ => (key_path.unwrap_or("id").to_owned(), State { ttl: None, keyed_by: None }, true),
+            _ => (key_path.unwrap_or("id").to_owned(), State::default(), true),
         };
-        let collection = Collection { store: self.clone(), name: name.to_owned(), key_path, state: Rc::new(RefCell::new(state)) };
+        // Every handle of this store shares one state, refreshed from what is stored now.
+        let state = self.0.collections.borrow_mut().entry(name.to_owned()).or_default().clone();
+        state.replace(fresh);
+        let collection = Collection { store: self.clone(), name: name.to_owned(), key_path, state };
         match (ttl, collection.ttl_index()) {
             (Some(asked), Some(have)) if asked != have => {
                 return Err(Error::InvalidType(format!(
@@ -122,7 +126,9 @@ impl Collection {
     /// Stores documents (replacing those with the same id), all or nothing.
     pub async fn put_many(&self, docs: Vec<DocIn>) -> Result<()> {
         let writes = self.writes(docs);
-        self.store.conn()?.put_docs(&self.name, &writes).await
+        self.store.conn()?.put_docs(&self.name, &writes).await?;
+        self.changed("put", writes.iter().map(|w| w.id.clone()).collect());
+        Ok(())
     }
 
     /// Live documents with `ids`, in order (`undefined` where missing or expired).
@@ -132,7 +138,9 @@ impl Collection {
 
     /// Removes documents; how many were live.
     pub async fn delete_many(&self, ids: &Array) -> Result<u32> {
-        self.store.conn()?.delete_docs(&self.name, ids, self.cutoff()).await
+        let live = self.store.conn()?.delete_docs(&self.name, ids, self.cutoff()).await?;
+        self.changed("delete", ids.clone());
+        Ok(live)
     }
 
     /// Number of live documents.
@@ -147,7 +155,9 @@ impl Collection {
 
     /// Removes every document.
     pub async fn clear(&self) -> Result<()> {
-        self.store.conn()?.clear_docs(&self.name).await
+        self.store.conn()?.clear_docs(&self.name).await?;
+        self.changed("clear", Array::new());
+        Ok(())
     }
 
     /// The TTL index, if any.
@@ -155,9 +165,20 @@ impl Collection {
         self.state.borrow().ttl.clone()
     }
 
+    /// The definition as stored now (another handle or tab may have changed it), also
+    /// refreshing this store's shared copy.
+    async fn stored(&self) -> Result<State> {
+        let fresh = match self.store.conn()?.definition(&crate::idb::collection_key(&self.name)).await? {
+            Some(Definition::Collection { ttl, keyed_by, .. }) => State { ttl, keyed_by },
+            _ => State::default(),
+        };
+        self.state.replace(fresh.clone());
+        Ok(fresh)
+    }
+
     /// Changes the TTL window (MongoDB `collMod`): only the definition is written, no document.
     pub async fn set_expire_after(&self, secs: f64) -> Result<()> {
-        let mut next = self.state.borrow().clone();
+        let mut next = self.stored().await?;
         let Some(ttl) = next.ttl.as_mut() else {
             return Err(Error::InvalidType(format!(
                 "collection {} has no TTL index to change; create one with store.collection({}, {{ ttlIndex: {{ field, expireAfter }} }})",
@@ -166,28 +187,38 @@ impl Collection {
             )));
         };
         ttl.expire_after_secs = secs;
-        self.save(next).await
+        self.save(next).await?;
+        self.changed("setExpireAfter", Array::new());
+        Ok(())
     }
 
     /// Removes the TTL index: documents never expire any more (they keep their keys, so adding
     /// the same index back costs nothing).
     pub async fn drop_ttl_index(&self) -> Result<bool> {
-        let mut next = self.state.borrow().clone();
+        let mut next = self.stored().await?;
         if next.ttl.take().is_none() {
             return Ok(false);
         }
         self.save(next).await?;
+        self.changed("dropTtlIndex", Array::new());
         Ok(true)
     }
 
     /// Creates a TTL index; documents are keyed again only if they were keyed by another field or unit.
     pub async fn create_ttl_index(&self, ttl: TtlIndex) -> Result<()> {
-        let keyed_right = self.state.borrow().keyed_by.as_ref() == Some(&(ttl.field.clone(), ttl.unit));
+        let stored = self.stored().await?;
+        let keyed_right = stored.keyed_by.as_ref() == Some(&(ttl.field.clone(), ttl.unit));
         let next = State { keyed_by: Some((ttl.field.clone(), ttl.unit)), ttl: Some(ttl) };
         if !keyed_right {
             self.rekey(&next).await?;
         }
-        self.save(next).await
+        self.save(next).await?;
+        self.changed("createTtlIndex", Array::new());
+        Ok(())
+    }
+
+    fn changed(&self, op: &str, ids: Array) {
+        self.store.emit_change_in("collection", &self.name, op, ids);
     }
 
     async fn rekey(&self, next: &State) -> Result<()> {

@@ -3,12 +3,14 @@
 //! the browser tests can call them directly.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use web_sys::{CustomEvent, CustomEventInit, EventTarget};
 
+use crate::core::buckets::SeriesOptions;
 use crate::core::config::StoreConfig;
 use crate::core::entry::{ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
@@ -42,6 +44,10 @@ struct Inner {
     reaping: Cell<bool>,
     timer: RefCell<Option<ReaperTimer>>,
     events: EventTarget,
+    /// One definition per collection / time series, shared by every handle this store gives out,
+    /// so a change made through one handle is seen by all.
+    collections: RefCell<HashMap<String, Rc<RefCell<collection::State>>>>,
+    series: RefCell<HashMap<String, Rc<RefCell<SeriesOptions>>>>,
 }
 
 impl Store {
@@ -62,6 +68,8 @@ impl Store {
             reaping: Cell::new(false),
             timer: RefCell::new(None),
             events,
+            collections: RefCell::new(HashMap::new()),
+            series: RefCell::new(HashMap::new()),
         });
         let weak = Rc::downgrade(&inner);
         let conn = Conn::open(name, move |why| {
@@ -383,6 +391,13 @@ impl Store {
 
     fn emit_change(&self, op: &str, keys: Array) {
         self.emit("change", &detail(&[("op", JsValue::from_str(op)), ("keys", keys.into())]));
+    }
+
+    /// A `"change"` event for a write to a collection or time series (`within` names which:
+    /// `"collection"` or `"timeSeries"`); `keys` are document ids (empty for events).
+    fn emit_change_in(&self, within: &str, name: &str, op: &str, keys: Array) {
+        let fields = [("op", JsValue::from_str(op)), ("keys", keys.into()), (within, JsValue::from_str(name))];
+        self.emit("change", &detail(&fields));
     }
 
     fn emit(&self, kind: &str, detail: &JsValue) {

@@ -1,5 +1,8 @@
 //! Time series (`store.timeSeries(name, options)`).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use js_sys::Array;
 
 use super::Store;
@@ -14,7 +17,8 @@ use crate::timer::now_ms;
 pub struct Series {
     store: Store,
     name: String,
-    options: SeriesOptions,
+    /// Shared by every handle of one store: `expireAfter` may change through any of them.
+    options: Rc<RefCell<SeriesOptions>>,
 }
 
 impl Store {
@@ -59,7 +63,9 @@ impl Store {
                 )))
             }
         };
-        Ok(Series { store: self.clone(), name: name.to_owned(), options })
+        let shared = self.0.series.borrow_mut().entry(name.to_owned()).or_insert_with(|| Rc::new(RefCell::new(options.clone()))).clone();
+        shared.replace(options);
+        Ok(Series { store: self.clone(), name: name.to_owned(), options: shared })
     }
 }
 
@@ -70,23 +76,27 @@ impl Series {
     }
 
     /// Its options.
-    pub fn options(&self) -> &SeriesOptions {
-        &self.options
+    pub fn options(&self) -> SeriesOptions {
+        self.options.borrow().clone()
     }
 
     fn cutoff(&self) -> f64 {
-        self.options.expired_through_ms(now_ms()).unwrap_or(f64::NEG_INFINITY)
+        self.options.borrow().expired_through_ms(now_ms()).unwrap_or(f64::NEG_INFINITY)
     }
 
     /// Appends events to their buckets, in one transaction; returns the bucket records written.
     pub async fn insert_many(&self, events: &EventsIn) -> Result<u32> {
-        self.store.conn()?.insert_events(&self.name, events, self.options.granularity).await
+        let granularity = self.options.borrow().granularity;
+        let written = self.store.conn()?.insert_events(&self.name, events, granularity).await?;
+        self.store.emit_change_in("timeSeries", &self.name, "insert", Array::new());
+        Ok(written)
     }
 
     /// Live events with time in `[from_ms, to_ms]` (inclusive), of one meta value if given, oldest first.
     pub async fn query(&self, meta_key: Option<&str>, from_ms: f64, to_ms: f64) -> Result<Array> {
         let conn = self.store.conn()?;
-        conn.query_events(&self.name, meta_key, from_ms, to_ms, self.cutoff(), self.options.granularity).await
+        let granularity = self.options.borrow().granularity;
+        conn.query_events(&self.name, meta_key, from_ms, to_ms, self.cutoff(), granularity).await
     }
 
     /// Number of live events.
@@ -101,6 +111,8 @@ impl Series {
 
     /// Removes every event.
     pub async fn clear(&self) -> Result<()> {
-        self.store.conn()?.clear_series(&self.name).await
+        self.store.conn()?.clear_series(&self.name).await?;
+        self.store.emit_change_in("timeSeries", &self.name, "clear", Array::new());
+        Ok(())
     }
 }

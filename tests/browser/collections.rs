@@ -212,3 +212,58 @@ async fn bad_documents_and_definitions_are_refused_with_nothing_written() {
     assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0);
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn every_handle_sees_a_change_made_through_another() {
+    let name = db_name("handles");
+    let s = open_manual(&name).await;
+    let a = call(&s, "collection", &["events".into(), js("({ ttlIndex: { field: 'at', expireAfter: 30 } })")]).await;
+    let b = call(&s, "collection", &["events".into(), JsValue::UNDEFINED]).await;
+    call(&a, "put", &[js("{ id: 1, at: Date.now() / 1000 - 10 }")]).await;
+    call(&b, "setExpireAfter", &[5.into()]).await;
+    assert_eq!(num(&call(&a, "count", &[]).await), 0.0, "a sees b's narrower window");
+    assert_eq!(field(&call(&a, "ttlIndex", &[]).await, "expireAfter"), 5);
+    assert_eq!(call(&b, "dropTtlIndex", &[]).await, JsValue::TRUE);
+    // a must not quietly bring the dropped index back.
+    let e = try_call(&a, "setExpireAfter", &[60.into()]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["has no TTL index"]);
+    assert!(call(&b, "ttlIndex", &[]).await.is_null());
+    assert_eq!(num(&call(&a, "count", &[]).await), 1.0);
+    // The same for a time series' expireAfter.
+    let t1 = call(&s, "timeSeries", &["t".into(), js("({ timeField: 't', expireAfter: 3600 })")]).await;
+    call(&t1, "insert", &[js("({ t: new Date(Date.now() - 600000) })")]).await;
+    let _t2 = call(&s, "timeSeries", &["t".into(), js("({ timeField: 't', expireAfter: 60 })")]).await;
+    assert_eq!(num(&call(&t1, "count", &[]).await), 0.0);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn collection_and_series_writes_fire_change_events() {
+    let name = db_name("collchange");
+    let s = open_manual(&name).await;
+    let seen = listen(&s, "change");
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    call(&c, "putMany", &[js("[{ id: 'x' }, { id: 'y' }]")]).await;
+    call(&c, "delete", &["x".into()]).await;
+    call(&c, "setExpireAfter", &[120.into()]).await;
+    let t = call(&s, "timeSeries", &["t".into(), js("({ timeField: 't' })")]).await;
+    call(&t, "insert", &[js("({ t: new Date() })")]).await;
+    let got: Vec<String> = seen
+        .iter()
+        .map(|d| {
+            let within = ["collection", "timeSeries"].iter().find_map(|w| field(&d, w).as_string().map(|n| format!("{w}:{n}"))).unwrap_or_default();
+            format!("{within} {} {}", field(&d, "op").as_string().unwrap(), json(&field(&d, "keys")))
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "collection:c createTtlIndex []",
+            "collection:c put [\"x\",\"y\"]",
+            "collection:c delete [\"x\"]",
+            "collection:c setExpireAfter []",
+            "timeSeries:t insert []",
+        ]
+    );
+    destroy(&name).await;
+}
