@@ -23,6 +23,11 @@
 
 pub mod core;
 
+/// Talc instead of Rust's default dlmalloc: a smaller wasm (one thread, no atomics).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 #[cfg(target_arch = "wasm32")]
 pub mod idb;
 #[cfg(target_arch = "wasm32")]

@@ -13,7 +13,7 @@ use crate::core::text::{js_number, quote};
 use jiff::civil::DateTime;
 use jiff::fmt::temporal::Pieces;
 use jiff::tz::Offset;
-use jiff::{SignedDuration, Span, SpanRelativeTo};
+use jiff::{SignedDuration, Span};
 
 /// Largest accepted absolute expiry: 9999-12-31T23:59:59Z, in Unix seconds.
 pub const MAX_EXPIRES_AT_SECS: f64 = 253_402_300_799.0;
@@ -243,16 +243,13 @@ fn parse_ttl(what: &str, input: TtlInput<'_>) -> Result<(String, i64, f64), Erro
             let span = parse_span(what, text, &shown)?;
             let months = i64::from(span.get_years()) * 12 + i64::from(span.get_months());
             // Days and weeks are 24 h and 7 days in UTC, so everything below months is exact.
-            let rest = span.years(0).months(0);
-            let exact = rest.to_duration(SpanRelativeTo::days_are_24_hours());
-            let exact = exact.map_err(|e| {
-                ttl_error(
-                    Error::OutOfRange,
-                    what,
-                    &shown,
-                    &format!("is too long ({e})"),
-                )
-            })?;
+            // (What `to_duration(SpanRelativeTo::days_are_24_hours())` computes, without pulling
+            // in jiff's time-zone-relative span machinery: about 8 kB of gzipped wasm.)
+            let days = i64::from(span.get_weeks()) * 7 + i64::from(span.get_days());
+            let time = span.years(0).months(0).weeks(0).days(0);
+            let time = SignedDuration::try_from(time)
+                .map_err(|e| ttl_error(Error::OutOfRange, what, &shown, &format!("is too long ({e})")))?;
+            let exact = SignedDuration::from_hours(days * 24) + time;
             (shown, months, duration_ms(exact))
         }
     };
@@ -305,8 +302,36 @@ fn duration_ms(d: SignedDuration) -> f64 {
 }
 
 /// A string that JS's `Number()` would read as a number, e.g. "3600" or " -1.5e3 ".
+///
+/// The decimal grammar of Rust's `f64::from_str` minus `inf`/`nan` (which have no digit):
+/// `[+-]? (d+ | d+ . d* | . d+) ([eE] [+-]? d+)?`. Checked by hand rather than by parsing a
+/// float, which would link the float parser (about 14 kB of gzipped wasm) for a yes/no answer;
+/// a test checks it against the float parser. It classifies; jiff still parses every date.
 fn is_numeric(s: &str) -> bool {
-    s.parse::<f64>().is_ok() && s.bytes().any(|b| b.is_ascii_digit())
+    let b = s.strip_prefix(['+', '-']).unwrap_or(s).as_bytes();
+    let digits = |from: usize| b.get(from..).map_or(0, |t| t.iter().take_while(|c| c.is_ascii_digit()).count());
+    let int = digits(0);
+    let mut i = int;
+    let mut frac = 0;
+    if b.get(i) == Some(&b'.') {
+        frac = digits(i + 1);
+        i += 1 + frac;
+    }
+    if int + frac == 0 {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp = digits(i);
+        if exp == 0 {
+            return false;
+        }
+        i += exp;
+    }
+    i == b.len()
 }
 
 #[cfg(test)]
@@ -314,6 +339,21 @@ mod tests {
     use super::*;
     use ExpiresAtInput::{DateMs, Seconds as AtSecs, Text as AtText};
     use TtlInput::{Seconds, Text};
+
+    #[test]
+    fn is_numeric_agrees_with_the_float_parser() {
+        let long = "9".repeat(400);
+        let cases = [
+            "0", "3600", "-1", "+1", "1.", ".5", "1.5", "-.5", "1e5", "1E5", "1e+5", "1e-5", "-1.5e3",
+            "20270101", "", "+", "-", ".", "e5", "1e", "1e+", "1.e3", ".e3", "1..2", "1.2.3", "--1",
+            "+-1", "1 2", "0x10", "1_000", "inf", "-infinity", "NaN", "1f", "1e5.5", "\u{661}", "1e\u{663}",
+            "00012", long.as_str(), "1e99999",
+        ];
+        for s in cases {
+            let want = s.parse::<f64>().is_ok() && s.bytes().any(|b| b.is_ascii_digit());
+            assert_eq!(is_numeric(s), want, "{s:?}");
+        }
+    }
 
     // Expected instants come from `date -u -d <iso> +%s`, not from jiff.
     const MAY27: f64 = 1_558_915_200_000.0; // 2019-05-27T00:00:00Z

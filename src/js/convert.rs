@@ -41,7 +41,9 @@ pub fn describe(v: &JsValue) -> String {
     match js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()) {
         Some(s) if s.chars().count() > 60 => format!("{}...", s.chars().take(57).collect::<String>()),
         Some(s) => s,
-        None => format!("{v:?}"),
+        // JSON refused it (a cycle, a BigInt inside): name its kind, without walking it.
+        None if Array::is_array(v) => "an array".into(),
+        None => "an object".into(),
     }
 }
 

@@ -10,19 +10,17 @@ pub mod error;
 
 pub use collection::{Collection, TimeSeries};
 
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 
 use js_sys::Promise;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use crate::core::entry::ms_to_secs;
 use crate::core::error::{Error, Result};
 use crate::core::reaper::ReapReport;
-use crate::store::{Store, EVENT_TYPES};
+use crate::store::{plain_object, Store, EVENT_TYPES};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("../../pkg-template/types.d.ts");
@@ -54,40 +52,19 @@ fn seconds_or_null(v: Option<Option<f64>>) -> JsValue {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ReportJs {
-    removed: u32,
-    remaining: u32,
-    duration_ms: f64,
-    collections: BTreeMap<String, u32>,
-    time_series: BTreeMap<String, u32>,
-}
-
-impl From<ReapReport> for ReportJs {
-    fn from(r: ReapReport) -> Self {
-        ReportJs {
-            removed: r.removed,
-            remaining: r.remaining,
-            duration_ms: r.duration_ms,
-            collections: r.collections.into_iter().collect(),
-            time_series: r.buckets.into_iter().collect(),
-        }
-    }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct StatsJs {
-    reaper_runs: f64,
-    removed_total: f64,
-    last_run: Option<ReportJs>,
-    reaper_paused: bool,
-}
-
-fn to_plain<T: Serialize>(v: &T) -> JsValue {
-    let ser = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true).serialize_maps_as_objects(true);
-    v.serialize(&ser).unwrap_or(JsValue::NULL)
+/// `ReapReport`: `{ removed, remaining, durationMs, collections, timeSeries }`.
+fn report_js(r: ReapReport) -> JsValue {
+    let counts = |pairs: Vec<(String, u32)>| {
+        let fields: Vec<(&str, JsValue)> = pairs.iter().map(|(k, v)| (k.as_str(), JsValue::from(*v))).collect();
+        plain_object(&fields)
+    };
+    plain_object(&[
+        ("removed", r.removed.into()),
+        ("remaining", r.remaining.into()),
+        ("durationMs", r.duration_ms.into()),
+        ("collections", counts(r.collections)),
+        ("timeSeries", counts(r.buckets)),
+    ])
 }
 
 #[wasm_bindgen]
@@ -255,18 +232,18 @@ impl TtlStore {
     /// Runs one reaper pass now.
     pub fn reap(&self) -> Promise {
         let store = self.store.clone();
-        promise(async move { Ok(to_plain(&ReportJs::from(store.reap().await?))) })
+        promise(async move { Ok(report_js(store.reap().await?)) })
     }
 
     /// Reaper counters.
     pub fn stats(&self) -> JsValue {
         let s = self.store.stats();
-        to_plain(&StatsJs {
-            reaper_runs: s.reaper_runs as f64,
-            removed_total: s.removed_total as f64,
-            last_run: s.last_run.map(ReportJs::from),
-            reaper_paused: self.store.reaper_paused(),
-        })
+        plain_object(&[
+            ("reaperRuns", (s.reaper_runs as f64).into()),
+            ("removedTotal", (s.removed_total as f64).into()),
+            ("lastRun", s.last_run.map_or(JsValue::NULL, report_js)),
+            ("reaperPaused", self.store.reaper_paused().into()),
+        ])
     }
 
     /// Stops the background reaper.

@@ -339,7 +339,7 @@ impl Store {
         report.removed = removed;
         report.remaining = remaining;
         report.duration_ms = now_ms() - started;
-        let detail = detail(&[("keys", keys.into()), ("collections", doc_ids.into()), ("timeSeries", buckets.into())]);
+        let detail = plain_object(&[("keys", keys.into()), ("collections", doc_ids.into()), ("timeSeries", buckets.into())]);
         Ok((report, detail))
     }
 
@@ -377,7 +377,7 @@ impl Store {
             let store = Store(inner);
             wasm_bindgen_futures::spawn_local(async move {
                 if let Err(e) = store.reap().await {
-                    store.emit("error", &detail(&[("error", crate::js::error::to_js(e))]));
+                    store.emit("error", &plain_object(&[("error", crate::js::error::to_js(e))]));
                 }
             });
         });
@@ -390,14 +390,14 @@ impl Store {
     }
 
     fn emit_change(&self, op: &str, keys: Array) {
-        self.emit("change", &detail(&[("op", JsValue::from_str(op)), ("keys", keys.into())]));
+        self.emit("change", &plain_object(&[("op", JsValue::from_str(op)), ("keys", keys.into())]));
     }
 
     /// A `"change"` event for a write to a collection or time series (`within` names which:
     /// `"collection"` or `"timeSeries"`); `keys` are document ids (empty for events).
     fn emit_change_in(&self, within: &str, name: &str, op: &str, keys: Array) {
         let fields = [("op", JsValue::from_str(op)), ("keys", keys.into()), (within, JsValue::from_str(name))];
-        self.emit("change", &detail(&fields));
+        self.emit("change", &plain_object(&fields));
     }
 
     fn emit(&self, kind: &str, detail: &JsValue) {
@@ -433,7 +433,8 @@ where
     }
 }
 
-fn detail(fields: &[(&str, JsValue)]) -> JsValue {
+/// A plain JS object with these properties, in this order (event details, reports).
+pub fn plain_object(fields: &[(&str, JsValue)]) -> JsValue {
     let obj = Object::new();
     for (k, v) in fields {
         let _ = Reflect::set(&obj, &JsValue::from_str(k), v);

@@ -34,6 +34,7 @@ async fn bad_set_calls_throw_and_write_nothing() {
         (JsValue::UNDEFINED, "undefined", "TypeError", vec!["key undefined"]),
         (js("NaN"), "undefined", "RangeError", vec!["key NaN"]),
         (js("true"), "undefined", "TypeError", vec!["key true"]),
+        (js("(() => { const a = [1]; a.push(a); return a; })()"), "undefined", "TypeError", vec!["key an array"]),
     ];
     for (key, opts, class, parts) in &cases {
         let e = try_call(&s, "set", &[key.clone(), "v".into(), js(opts)]).await.unwrap_err();
