@@ -10,113 +10,33 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { READY_TIMEOUT_MS, TEST_TIMEOUT_MS, poll, sel, waitForLibrary, withDemoPage } from "./harness.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-// TOOLCHAIN.md #8: without the networking flags Chromium floods the closed network.
-const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
-const TEST_TIMEOUT_MS = 60_000;
-const READY_TIMEOUT_MS = 15_000;
-
-const sel = (testid, extra = "") => `[data-testid="${testid}"]${extra}`;
 const docRow = (id) => sel("doc-row", `[data-id="${id}"]`);
 const sensorRow = (name) => sel("sensor-row", `[data-sensor="${name}"]`);
-
-/** Starts `node scripts/serve.mjs <dir> 0` and resolves with its URL, read from its stdout line. */
-function startServer(dir) {
-  const child = spawn(process.execPath, [join(ROOT, "scripts/serve.mjs"), dir, "0"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL within 10 s: ${out}${err}`)), 10_000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    child.stderr.on("data", (d) => { err += d; });
-    child.on("error", (e) => { clearTimeout(timer); reject(e); });
-    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`serve.mjs exited (${code}): ${err}`)); });
-  });
-  return { child, url };
-}
-
-async function stopServer(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const t = setTimeout(() => child.kill("SIGKILL"), 3_000);
-  await exited;
-  clearTimeout(t);
-}
 
 /**
  * Runs `fn({ page })` with www/ served and a Chromium on a fresh profile, once both panels of the
  * second part are ready. Fails on uncaught page errors and on "error" lines in the page's event log.
- * Server, browser and profile directory are always cleaned up.
+ * Cleanup: see harness.mjs.
  */
-async function withDemo(fn) {
-  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-page-"));
-  const server = startServer(join(ROOT, "www"));
-  let context;
-  try {
-    const url = await server.url;
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
-    const pageErrors = [];
-    page.on("pageerror", (e) => pageErrors.push(e.message));
-    await page.goto(url);
-    await waitForPanels(page);
-    await fn({ page });
-    assert.deepEqual(pageErrors, [], "uncaught errors in the page");
-    const logged = await page.$$eval(sel("log-line", '[data-type="error"]'), (ls) => ls.map((l) => l.textContent));
-    assert.deepEqual(logged, [], "errors in the page's event log");
-  } finally {
-    if (context) await context.close().catch(() => {});
-    await stopServer(server.child);
-    rmSync(profile, { recursive: true, force: true });
-  }
+function withDemo(fn) {
+  return withDemoPage(fn, {
+    ready: waitForPanels,
+    check: async (page) => {
+      const logged = await page.$$eval(sel("log-line", '[data-type="error"]'), (ls) => ls.map((l) => l.textContent));
+      assert.deepEqual(logged, [], "errors in the page's event log");
+    },
+  });
 }
 
 /** Waits until the library is loaded and both panels are wired; fails with what the page says if not. */
 async function waitForPanels(page) {
-  await page.waitForSelector(sel("status", ':is([data-state="ready"], [data-state="error"])'), { timeout: READY_TIMEOUT_MS });
-  if ((await page.getAttribute(sel("status"), "data-state")) !== "ready") {
-    assert.fail(`the demo page did not load the library (is www/pkg built? run scripts/build.sh): ${await page.textContent(sel("error-banner"))}`);
-  }
+  await waitForLibrary(page);
   for (const name of ["collection", "series"]) {
     await page.waitForSelector(sel(`${name}-section`, "[data-state]"), { state: "attached", timeout: READY_TIMEOUT_MS });
     const state = await page.getAttribute(sel(`${name}-section`), "data-state");
     if (state !== "ready") assert.fail(`the ${name} panel is "${state}": ${await page.textContent(sel("event-log"))}`);
-  }
-}
-
-/** Polls `read()` every 100 ms until `ok(value)`, for at most `timeoutMs`; returns the last value. */
-async function poll(read, ok, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    last = await read();
-    if (ok(last)) return last;
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(last)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

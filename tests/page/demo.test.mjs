@@ -7,97 +7,21 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import {
+  READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, poll, sel, waitForLibrary as waitForReady, withDemoPage,
+} from "./harness.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-// TOOLCHAIN.md #8: without the networking flags Chromium floods the closed network.
-const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
-const TEST_TIMEOUT_MS = 60_000;
-const READY_TIMEOUT_MS = 15_000;
-
-const sel = (testid, extra = "") => `[data-testid="${testid}"]${extra}`;
 const rowSel = (key) => sel("entry-row", `[data-key="${key}"]`);
 
-/** Starts `node scripts/serve.mjs <dir> 0` and resolves with its URL, read from its stdout line. */
-function startServer(dir) {
-  const child = spawn(process.execPath, [join(ROOT, "scripts/serve.mjs"), dir, "0"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL within 10 s: ${out}${err}`)), 10_000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    child.stderr.on("data", (d) => { err += d; });
-    child.on("error", (e) => { clearTimeout(timer); reject(e); });
-    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`serve.mjs exited (${code}): ${err}`)); });
-  });
-  return { child, url };
-}
-
-async function stopServer(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const t = setTimeout(() => child.kill("SIGKILL"), 3_000);
-  await exited;
-  clearTimeout(t);
-}
-
 /**
- * Runs `fn({ page, url })` with a served `dir` (default www/) and a Chromium on a fresh profile.
- * Server, browser and profile directory are always cleaned up.
+ * Runs `fn({ page, url, pageErrors })` with a served `dir` (default www/) and a Chromium on a fresh
+ * profile, once the library is ready unless `waitReady` is false. Cleanup: see harness.mjs.
  */
-async function withDemo(fn, { dir = join(ROOT, "www"), waitReady = true } = {}) {
-  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-page-"));
-  const server = startServer(dir);
-  let context;
-  try {
-    const url = await server.url;
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
-    const pageErrors = [];
-    page.on("pageerror", (e) => pageErrors.push(e.message));
-    await page.goto(url);
-    if (waitReady) await waitForReady(page);
-    await fn({ page, url, pageErrors });
-    assert.deepEqual(pageErrors, [], "uncaught errors in the page");
-  } finally {
-    if (context) await context.close().catch(() => {});
-    await stopServer(server.child);
-    rmSync(profile, { recursive: true, force: true });
-  }
-}
-
-/** Waits until the page says the library is ready; fails with the page's own error banner if not. */
-async function waitForReady(page) {
-  await page.waitForSelector(sel("status", ':is([data-state="ready"], [data-state="error"])'), {
-    timeout: READY_TIMEOUT_MS,
-  });
-  const state = await page.getAttribute(sel("status"), "data-state");
-  if (state !== "ready") {
-    const banner = await page.textContent(sel("error-banner"));
-    assert.fail(`the demo page did not load the library (is www/pkg built? run scripts/build.sh): ${banner}`);
-  }
+function withDemo(fn, { dir, waitReady = true } = {}) {
+  return withDemoPage(fn, { dir, ready: waitReady ? waitForReady : undefined });
 }
 
 /** Fills the form and submits it. `mode` is "none" | "ttl" | "expiresAt". */
@@ -112,18 +36,6 @@ async function addEntry(page, { key, value, mode = "none", expiry = "", asObject
 
 async function rowText(page, key, testid) {
   return (await page.textContent(`${rowSel(key)} ${sel(testid)}`)).trim();
-}
-
-/** Polls `read()` every 100 ms until `ok(value)`, for at most `timeoutMs`; returns the last value. */
-async function poll(read, ok, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    last = await read();
-    if (ok(last)) return last;
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(last)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const statNumber = async (page, name) => Number(await page.textContent(sel(`stat-${name}`)));

@@ -14,56 +14,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, withChromium } from "./harness.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURE = "tests/page/fixtures/blank.html";
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-// TOOLCHAIN.md #8: without the networking flags Chromium floods the closed network.
-const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
-const TEST_TIMEOUT_MS = 60_000;
-const READY_TIMEOUT_MS = 15_000;
 /** Longest an idb-ttl call may take in these tests before it counts as a hang. */
 const CALL_MS = 5_000;
-
-/** Starts `node scripts/serve.mjs <dir> 0` and resolves with its URL, read from its stdout line. */
-function startServer(dir) {
-  const child = spawn(process.execPath, [join(ROOT, "scripts/serve.mjs"), dir, "0"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL within 10 s: ${out}${err}`)), 10_000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    child.stderr.on("data", (d) => { err += d; });
-    child.on("error", (e) => { clearTimeout(timer); reject(e); });
-    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`serve.mjs exited (${code}): ${err}`)); });
-  });
-  return { child, url };
-}
-
-async function stopServer(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const t = setTimeout(() => child.kill("SIGKILL"), 3_000);
-  await exited;
-  clearTimeout(t);
-}
 
 /**
  * Runs `fn({ context, origin, openTab })` with the repository root served and a Chromium on a
@@ -71,18 +26,9 @@ async function stopServer(child) {
  * the tabs share IndexedDB) and resolves once the wasm module is initialised. Uncaught page
  * errors in any tab fail the test. Server, browser and profile are always cleaned up.
  */
-async function withBrowser(fn) {
-  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-page-"));
-  const server = startServer(ROOT);
-  let context;
-  const pageErrors = [];
-  try {
-    const url = await server.url;
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      headless: true,
-    });
+function withBrowser(fn) {
+  return withChromium(ROOT, async ({ context, url }) => {
+    const pageErrors = [];
     let tabs = 0;
     const openTab = async () => {
       const tab = ++tabs;
@@ -98,11 +44,7 @@ async function withBrowser(fn) {
     };
     await fn({ context, origin: new URL(url).origin, openTab });
     assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
-  } finally {
-    if (context) await context.close().catch(() => {});
-    await stopServer(server.child);
-    rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
 /**

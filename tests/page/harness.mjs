@@ -1,0 +1,153 @@
+// Shared harness for the page tests in tests/page/*.test.mjs: a static server (scripts/serve.mjs)
+// on a free port, Debian's Chromium driven by playwright-core on a fresh --user-data-dir, bounded
+// waits, and cleanup of all three in `finally`. Not a test file itself (`node --test` only runs
+// *.test.mjs here).
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+/** Absolute path of the repository root, with a trailing separator. */
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The demo page's directory (www/), which `scripts/build.sh` fills with pkg/. */
+export const WWW = join(ROOT, "www");
+
+/** The Chromium binary: Debian's /usr/bin/chromium unless `CHROMIUM_PATH` says otherwise. */
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+/**
+ * Chromium's command-line flags. TOOLCHAIN.md #8: without the networking flags Chromium floods
+ * the closed network.
+ */
+export const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+/** `node:test` timeout of every page test. */
+export const TEST_TIMEOUT_MS = 60_000;
+
+/** Longest wait for a page (or fixture) to report that the library has loaded. */
+export const READY_TIMEOUT_MS = 15_000;
+
+/** The page's viewport in the demo tests. */
+export const DEMO_VIEWPORT = { width: 1400, height: 900 };
+
+/** CSS selector of the element with `data-testid="<testid>"`, followed by `extra` (e.g. `[data-key="k"]`). */
+export const sel = (testid, extra = "") => `[data-testid="${testid}"]${extra}`;
+
+/**
+ * Starts `node scripts/serve.mjs <dir> 0` and returns `{ child, url }`: the server process and a
+ * promise of its URL, read from its stdout line. The promise rejects if no URL is printed within
+ * 10 s or the server exits first.
+ */
+export function startServer(dir) {
+  const child = spawn(process.execPath, [join(ROOT, "scripts/serve.mjs"), dir, "0"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL within 10 s: ${out}${err}`)), 10_000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.stderr.on("data", (d) => { err += d; });
+    child.on("error", (e) => { clearTimeout(timer); reject(e); });
+    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`serve.mjs exited (${code}): ${err}`)); });
+  });
+  return { child, url };
+}
+
+/** Stops a server from `startServer`: SIGTERM, then SIGKILL after 3 s; resolves once it has exited. */
+export async function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const t = setTimeout(() => child.kill("SIGKILL"), 3_000);
+  await exited;
+  clearTimeout(t);
+}
+
+/**
+ * Runs `fn({ context, url })` with `dir` served by `startServer` (`url` is its root URL) and a
+ * Chromium persistent context on a fresh --user-data-dir (`viewport`, if given, is passed to
+ * Playwright; otherwise its default applies). The browser, the server and the profile directory
+ * are always cleaned up, in that order.
+ */
+export async function withChromium(dir, fn, { viewport } = {}) {
+  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-page-"));
+  const server = startServer(dir);
+  let context;
+  try {
+    const url = await server.url;
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true,
+      ...(viewport ? { viewport } : {}),
+    });
+    await fn({ context, url });
+  } finally {
+    if (context) await context.close().catch(() => {});
+    await stopServer(server.child);
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `fn({ page, url, pageErrors })` on the demo page: `dir` (default www/) served and opened in
+ * the first tab of a Chromium on a fresh profile, at `DEMO_VIEWPORT`. `ready(page)`, if given,
+ * runs after the page is loaded and before `fn`. After `fn`, fails on uncaught page errors, then
+ * runs `check(page)` if given. Everything is cleaned up as in `withChromium`.
+ */
+export async function withDemoPage(fn, { dir = WWW, ready, check } = {}) {
+  await withChromium(dir, async ({ context, url }) => {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const pageErrors = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.goto(url);
+    if (ready) await ready(page);
+    await fn({ page, url, pageErrors });
+    assert.deepEqual(pageErrors, [], "uncaught errors in the page");
+    if (check) await check(page);
+  }, { viewport: DEMO_VIEWPORT });
+}
+
+/**
+ * Waits until the demo page's status says the library is ready; fails with the page's own error
+ * banner if it says "error" instead.
+ */
+export async function waitForLibrary(page) {
+  await page.waitForSelector(sel("status", ':is([data-state="ready"], [data-state="error"])'), {
+    timeout: READY_TIMEOUT_MS,
+  });
+  const state = await page.getAttribute(sel("status"), "data-state");
+  if (state !== "ready") {
+    const banner = await page.textContent(sel("error-banner"));
+    assert.fail(`the demo page did not load the library (is www/pkg built? run scripts/build.sh): ${banner}`);
+  }
+}
+
+/**
+ * Polls `read()` every 100 ms until `ok(value)`, for at most `timeoutMs`; returns the last value.
+ * Fails naming `what` and the last value if the time runs out.
+ */
+export async function poll(read, ok, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    last = await read();
+    if (ok(last)) return last;
+    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(last)} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
