@@ -279,7 +279,7 @@ for (const [w, label] of WORKLOADS) {
     const ratio = base ? s.median / base : null;
     entry.contenders[c] = { ...s, ratioToRaw: ratio };
     msRow.push(`${fmt(s.median)} (${fmt(s.min)}-${fmt(s.max)})${s.n === 1 ? " 1 run" : ""}`);
-    rRow.push(ratio == null ? "" : ratio.toFixed(2));
+    rRow.push(ratio == null ? "" : ratio < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2));
   }
   msRows.push(msRow); ratioRows.push(rRow);
 }
@@ -318,7 +318,7 @@ if (contenders.includes("idb-ttl")) {
 result.targets = targets;
 if (targets.length) {
   console.log("\n== Targets (issue 4)");
-  console.log(table(["target", "value", "goal", "met"], targets.map((x) => [x.what, x.value.toFixed(2), x.goal, x.met ? "yes" : "NO"])));
+  console.log(table(["target", "value", "goal", "met"], targets.map((x) => [x.what, x.value < 0.1 ? x.value.toPrecision(2) : x.value.toFixed(2), x.goal, x.met ? "yes" : "NO"])));
 }
 if (!info.tsIdbTtl) console.log("time-series target: not measurable yet (no TtlStore#timeSeries)");
 

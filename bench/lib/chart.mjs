@@ -6,7 +6,7 @@ export function renderSvg(result) {
   const cs = result.contenders;
   const ws = Object.entries(result.workloads).filter(([, w]) => Object.values(w.contenders).some((c) => c.ratioToRaw != null));
   const bar = 11, gap = 2, groupGap = 14, left = 360, plotW = 520, top = 58;
-  const lo = 0.01, hi = 100;
+  const lo = 0.001, hi = 100;
   const x = (r) => left + ((Math.log10(Math.min(hi, Math.max(lo, r))) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * plotW;
   let y = top;
   const parts = [];
@@ -18,14 +18,14 @@ export function renderSvg(result) {
       const r = w.contenders[c].ratioToRaw;
       const x1 = x(lo), x2 = x(r);
       parts.push(`<rect x="${x1}" y="${y}" width="${Math.max(1, x2 - x1)}" height="${bar}" fill="${COLORS[c] ?? "#999"}"><title>${esc(c)}: ${r.toFixed(2)}x raw, median ${w.contenders[c].median.toFixed(1)} ms</title></rect>`);
-      parts.push(`<text x="${x2 + 3}" y="${y + bar - 2}" font-size="9">${r >= 10 ? r.toFixed(0) : r.toFixed(2)}</text>`);
+      parts.push(`<text x="${x2 + 3}" y="${y + bar - 2}" font-size="9">${r >= 10 ? r.toFixed(0) : r < 0.1 ? r.toPrecision(2) : r.toFixed(2)}</text>`);
       y += bar + gap;
     }
     y += groupGap;
   }
   const height = y + 20;
   const grid = [];
-  for (const r of [0.01, 0.1, 0.3, 1, 3, 10, 100]) {
+  for (const r of [0.001, 0.01, 0.1, 0.3, 1, 3, 10, 100]) {
     grid.push(`<line x1="${x(r)}" x2="${x(r)}" y1="${top - 6}" y2="${height - 20}" stroke="${r === 1 ? "#111" : "#ddd"}" stroke-width="${r === 1 ? 1.2 : 1}"/>`);
     grid.push(`<text x="${x(r)}" y="${top - 10}" text-anchor="middle" font-size="10">${r}x</text>`);
   }
