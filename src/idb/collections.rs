@@ -106,7 +106,7 @@ impl Conn {
     /// Live documents with `ids`, in order, `undefined` where missing or expired.
     pub async fn get_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<Array> {
         let op = "reading documents";
-        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let store = self.read(op, DOCS)?;
         let by_id = index_named(&store, BY_ID)?;
         let reqs = ids.iter().map(|id| self.js(op, by_id.get(&key2(c, &id)))).collect::<Result<Vec<_>>>()?;
         if let Some(last) = reqs.last() {
@@ -145,7 +145,7 @@ impl Conn {
     /// Number of live documents: one count over a key range.
     pub async fn count_docs(&self, c: &str, cutoff: f64) -> Result<u32> {
         let op = "counting documents";
-        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let store = self.read(op, DOCS)?;
         let range = self.live_docs_range(op, c, cutoff)?;
         self.count_in(op, &store, &range).await
     }
@@ -153,7 +153,7 @@ impl Conn {
     /// Number of expired documents still stored.
     pub async fn count_expired_docs(&self, c: &str, cutoff: f64) -> Result<u32> {
         let op = "counting expired documents";
-        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let store = self.read(op, DOCS)?;
         let range = self.expired_docs_range(op, c, cutoff)?;
         self.count_in(op, &store, &range).await
     }
@@ -166,7 +166,7 @@ impl Conn {
     /// Live documents in id order.
     pub async fn doc_values(&self, c: &str, cutoff: f64) -> Result<Array> {
         let op = "listing documents";
-        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let store = self.read(op, DOCS)?;
         let by_id = index_named(&store, BY_ID)?;
         let range = self.docs_range(op, first_of(c), false, after_all_of(c))?;
         let recs: Array = self.settle(op, &self.js(op, by_id.get_all_with_key(range.as_ref()))?).await?.into();
@@ -181,7 +181,7 @@ impl Conn {
     /// Every stored record `{ c, r, i, v }` of `c`, in id order (for export).
     pub async fn doc_records(&self, c: &str) -> Result<Array> {
         let op = "reading documents";
-        let (_tx, store) = self.begin_on(op, DOCS, TransactionMode::Readonly)?;
+        let store = self.read(op, DOCS)?;
         let by_id = index_named(&store, BY_ID)?;
         let range = self.docs_range(op, first_of(c), false, after_all_of(c))?;
         Ok(self.settle(op, &self.js(op, by_id.get_all_with_key(range.as_ref()))?).await?.into())

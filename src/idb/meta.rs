@@ -142,7 +142,7 @@ impl Conn {
     /// Every stored definition.
     pub async fn definitions(&self) -> Result<Vec<Definition>> {
         let op = "reading collection definitions";
-        let (_tx, store) = self.begin_on(op, META, TransactionMode::Readonly)?;
+        let store = self.read(op, META)?;
         let all: Array = self.settle(op, &self.js(op, store.get_all())?).await?.into();
         Ok(all.iter().filter_map(|d| Definition::from_js(&d)).collect())
     }
@@ -150,7 +150,7 @@ impl Conn {
     /// The definition stored under `key`, if any.
     pub async fn definition(&self, key: &str) -> Result<Option<Definition>> {
         let op = "reading a collection definition";
-        let (_tx, store) = self.begin_on(op, META, TransactionMode::Readonly)?;
+        let store = self.read(op, META)?;
         let v = self.settle(op, &self.js(op, store.get(&key.into()))?).await?;
         Ok(Definition::from_js(&v))
     }

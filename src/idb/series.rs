@@ -134,7 +134,7 @@ impl Conn {
         granularity: Granularity,
     ) -> Result<Array> {
         let op = "querying events";
-        let (_tx, store) = self.begin_on(op, BUCKETS, TransactionMode::Readonly)?;
+        let store = self.read(op, BUCKETS)?;
         let req = match meta_key {
             Some(k) => {
                 let start = if from_ms.is_finite() { granularity.bucket_start_ms(from_ms) } else { from_ms };
@@ -157,7 +157,7 @@ impl Conn {
     /// Number of live events.
     pub async fn count_series_events(&self, s: &str, cutoff: f64) -> Result<u32> {
         let op = "counting events";
-        let (_tx, store) = self.begin_on(op, BUCKETS, TransactionMode::Readonly)?;
+        let store = self.read(op, BUCKETS)?;
         let lower = arr(&[s.into(), cutoff.into(), Array::new().into()]);
         let range = self.bound(op, &lower, true, &s_end(s))?;
         let buckets: Array = self.settle(op, &self.js(op, store.get_all_with_key(range.as_ref()))?).await?.into();
@@ -167,7 +167,7 @@ impl Conn {
     /// Number of bucket records stored for `s`, expired or not.
     pub async fn count_buckets(&self, s: &str) -> Result<u32> {
         let op = "counting buckets";
-        let (_tx, store) = self.begin_on(op, BUCKETS, TransactionMode::Readonly)?;
+        let store = self.read(op, BUCKETS)?;
         let range = self.bound(op, &s_key(s), false, &s_end(s))?;
         self.count_in(op, &store, &range).await
     }
@@ -175,7 +175,7 @@ impl Conn {
     /// Number of buckets whose latest event is at or before `cutoff`.
     pub async fn count_expired_buckets(&self, s: &str, cutoff: f64) -> Result<u32> {
         let op = "counting expired buckets";
-        let (_tx, store) = self.begin_on(op, BUCKETS, TransactionMode::Readonly)?;
+        let store = self.read(op, BUCKETS)?;
         let upper = arr(&[s.into(), cutoff.into(), Array::new().into()]);
         let range = self.bound(op, &s_key(s), false, &upper)?;
         self.count_in(op, &store, &range).await
@@ -184,7 +184,7 @@ impl Conn {
     /// Every bucket record of `s` (for export).
     pub async fn all_buckets(&self, s: &str) -> Result<Array> {
         let op = "reading buckets";
-        let (_tx, store) = self.begin_on(op, BUCKETS, TransactionMode::Readonly)?;
+        let store = self.read(op, BUCKETS)?;
         let range = self.bound(op, &s_key(s), false, &s_end(s))?;
         Ok(self.settle(op, &self.js(op, store.get_all_with_key(range.as_ref()))?).await?.into())
     }
