@@ -7,11 +7,11 @@
 //! nothing, and the reaper removes a batch with one range delete, as for entries.
 
 use indexed_db_futures::transaction::TransactionMode;
-use js_sys::{Array, Uint32Array};
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use web_sys::{IdbKeyRange, IdbObjectStore};
 
-use super::{index_named, last_of, last_wins, pk_at, pk_part, Conn, BY_ID, DOCS};
+use super::{index_named, last_of, last_wins, pk_at, pk_part, unique, Conn, BY_ID, DOCS};
 use crate::core::error::Result;
 
 #[wasm_bindgen(module = "/src/idb/glue.js")]
@@ -119,25 +119,9 @@ impl Conn {
     pub async fn delete_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<u32> {
         let op = "deleting documents";
         let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
-        let by_id = index_named(&store, BY_ID)?;
-        let unique: Vec<JsValue> = if ids.length() > 1 {
-            let keep: Uint32Array = last_wins(ids);
-            keep.to_vec().into_iter().map(|i| ids.get(i)).collect()
-        } else {
-            ids.iter().collect()
-        };
-        let lookups = unique.iter().map(|id| self.js(op, by_id.get_key(&key2(c, id)))).collect::<Result<Vec<_>>>()?;
-        if let Some(last) = lookups.last() {
-            self.settle(op, last).await?;
-        }
-        let mut live = 0;
-        for lookup in &lookups {
-            let pk = self.js(op, lookup.result())?;
-            if !pk.is_undefined() {
-                live += u32::from(pk_at(&pk, 1).as_f64().is_some_and(|r| r > cutoff));
-                self.js(op, store.delete(&pk))?;
-            }
-        }
+        let lookup: Vec<JsValue> = unique(ids).iter().map(|id| key2(c, id)).collect();
+        let is_live = |pk: &JsValue| pk_at(pk, 1).as_f64().is_some_and(|r| r > cutoff);
+        let live = self.delete_found(op, &store, &index_named(&store, BY_ID)?, &lookup, is_live).await?;
         self.commit(op, tx).await?;
         Ok(live)
     }

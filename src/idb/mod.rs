@@ -276,27 +276,34 @@ impl Conn {
     pub async fn delete_many(&self, keys: &Array, now: f64) -> Result<u32> {
         let op = "deleting";
         let (tx, store) = self.begin(op, TransactionMode::Readwrite)?;
-        let by_key = index(&store)?;
-        let keys = if keys.length() > 1 {
-            let unique = last_wins(keys);
-            unique.to_vec().into_iter().map(|i| keys.get(i)).collect()
-        } else {
-            keys.clone()
-        };
-        let lookups = keys.iter().map(|k| self.js(op, by_key.get_key(&k))).collect::<Result<Vec<_>>>()?;
+        let live = self.delete_found(op, &store, &index(&store)?, &unique(keys), |pk| is_live(pk_expiry(pk), now)).await?;
+        self.commit(op, tx).await?;
+        Ok(live)
+    }
+
+    /// Looks up the primary key of each of `lookup` through `index` (all requests at once),
+    /// deletes the records found, and returns how many of them `live` accepts.
+    async fn delete_found(
+        &self,
+        op: &str,
+        store: &IdbObjectStore,
+        index: &IdbIndex,
+        lookup: &[JsValue],
+        live: impl Fn(&JsValue) -> bool,
+    ) -> Result<u32> {
+        let lookups = lookup.iter().map(|k| self.js(op, index.get_key(k))).collect::<Result<Vec<_>>>()?;
         if let Some(last) = lookups.last() {
             self.settle(op, last).await?;
         }
-        let mut live = 0;
+        let mut n = 0;
         for lookup in &lookups {
             let pk = self.js(op, lookup.result())?;
             if !pk.is_undefined() {
-                live += u32::from(is_live(pk_expiry(&pk), now));
+                n += u32::from(live(&pk));
                 self.js(op, store.delete(&pk))?;
             }
         }
-        self.commit(op, tx).await?;
-        Ok(live)
+        Ok(n)
     }
 
     /// Removes every entry.
@@ -519,4 +526,13 @@ fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
 /// The expiry part of an entry's primary key `[e, k]`.
 fn pk_expiry(pk: &JsValue) -> f64 {
     pk_at(pk, 0).as_f64().unwrap_or(f64::NAN)
+}
+
+/// `keys` without repeats, each at its last position (the order repeated writes would apply in).
+fn unique(keys: &Array) -> Vec<JsValue> {
+    if keys.length() > 1 {
+        last_wins(keys).to_vec().into_iter().map(|i| keys.get(i)).collect()
+    } else {
+        keys.iter().collect()
+    }
 }
