@@ -8,34 +8,13 @@
 //
 // Driven by bench/run-layouts.mjs through window.layoutBench. Every function returns plain data.
 
+import { mulberry32, key, value } from "./lib/data.js";
+import { req2p, txDone } from "./contenders/util.js";
+
 const STORE = "kv";
 const REAP_BATCH = 500;
 
 // ---------- small helpers ----------
-
-const req2p = (r) => new Promise((ok, ko) => { r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
-const txDone = (tx) => new Promise((ok, ko) => {
-  tx.oncomplete = () => ok();
-  tx.onerror = () => ko(tx.error);
-  tx.onabort = () => ko(tx.error ?? new Error("transaction aborted"));
-});
-
-function mulberry32(seed) {
-  return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const key = (i) => "key-" + String(i).padStart(7, "0");
-const LOREM = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore";
-// ~200 bytes as structured clone / JSON.
-const value = (i) => ({
-  id: i, user: "user-" + (i % 9973), createdAt: 1_763_000_000_000 + i,
-  tags: ["alpha", "beta"], ok: (i & 1) === 0, text: LOREM.slice(0, 60 + (i % 40)),
-});
 
 export function openDb(layout, name) {
   return new Promise((ok, ko) => {

@@ -5,24 +5,11 @@ import idbkeyval from "./contenders/idbkeyval.js";
 import localforage from "./contenders/localforage.js";
 import dexie from "./contenders/dexie.js";
 import idbttl, { load as loadIdbTtl } from "./contenders/idbttl.js";
+import { mulberry32, key, value } from "./lib/data.js";
 
 const C = Object.fromEntries([raw, idbkeyval, localforage, dexie, idbttl].map((c) => [c.name, c]));
 const H = 3_600_000;
 
-function mulberry32(seed) {
-  return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const key = (i) => "key-" + String(i).padStart(7, "0");
-const LOREM = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore";
-const value = (i) => ({
-  id: i, user: "user-" + (i % 9973), createdAt: 1_763_000_000_000 + i,
-  tags: ["alpha", "beta"], ok: (i & 1) === 0, text: LOREM.slice(0, 60 + (i % 40)),
-});
 const check = (cond, msg) => { if (!cond) throw new Error("check failed: " + msg); };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
