@@ -1,15 +1,10 @@
 //! Backup and restore: export -> JSON -> destroy -> import keeps values and expiries, leaves
 //! out what expired meanwhile, and refuses values JSON cannot carry, naming them.
 
-use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::util::*;
-
-fn field(v: &JsValue, name: &str) -> JsValue {
-    Reflect::get(v, &name.into()).unwrap()
-}
 
 #[wasm_bindgen_test]
 async fn export_destroy_import_round_trip() {

@@ -7,10 +7,6 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::util::*;
 
-fn field(v: &JsValue, name: &str) -> JsValue {
-    Reflect::get(v, &name.into()).unwrap()
-}
-
 /// Ids of the live documents, in id order.
 async fn live_ids(c: &JsValue) -> Vec<String> {
     let docs: js_sys::Array = call(c, "values", &[]).await.unchecked_into();

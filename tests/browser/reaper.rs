@@ -1,14 +1,9 @@
 //! The reaper: physical removal, caps and batches, the re-check, the timer, pause and resume.
 
-use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::util::*;
-
-fn field(v: &JsValue, name: &str) -> JsValue {
-    Reflect::get(v, &name.into()).unwrap()
-}
 
 /// `n` entries expiring in 0.1 s (`e0`..) and `live` entries that do not expire (`live0`..).
 async fn fill(s: &JsValue, n: u32, live: u32) {

@@ -8,10 +8,6 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::util::*;
 
-fn field(v: &JsValue, name: &str) -> JsValue {
-    Reflect::get(v, &name.into()).unwrap()
-}
-
 /// 2026-11-01T00:00:00Z, a day boundary, in Unix seconds.
 const T: u64 = 1_761_955_200;
 

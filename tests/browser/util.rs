@@ -132,6 +132,11 @@ pub fn strings(v: &JsValue) -> Vec<String> {
     v.dyn_ref::<Array>().expect("an array").iter().map(|s| s.as_string().expect("a string")).collect()
 }
 
+/// `v[name]`.
+pub fn field(v: &JsValue, name: &str) -> JsValue {
+    Reflect::get(v, &name.into()).unwrap()
+}
+
 /// `v` as a number.
 pub fn num(v: &JsValue) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v:?}"))
