@@ -2,7 +2,7 @@
 // Everything it shows comes from the library's public API (see README / API.md).
 // This file: the key-value panels; collections.js: the TTL-indexed collection and the time series.
 
-import { clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
+import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
 import { mountCollections } from "./collections.js";
 
 const DB_NAME = "idb-ttl-demo";
@@ -176,13 +176,7 @@ function makeRow(key) {
   const tr = document.createElement("tr");
   tr.dataset.testid = "entry-row";
   tr.dataset.key = String(key);
-  const cell = (testid, cls) => {
-    const td = document.createElement("td");
-    td.dataset.testid = testid;
-    if (cls) td.className = cls;
-    tr.append(td);
-    return td;
-  };
+  const cell = (testid, cls) => appendCell(tr, testid, cls);
   const cells = {
     key: cell("entry-key", "mono"),
     value: cell("entry-value", "mono value"),

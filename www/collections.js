@@ -2,7 +2,7 @@
 // both in the store app.js opened. Everything shown is read back through the library's public API;
 // the only thing computed on the page is the displayed expiry of a document (its field + expireAfter).
 
-import { clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
+import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
 
 const COLLECTION = "events";
 const TTL_INDEX = { field: "createdAt", expireAfter: 30 };
@@ -290,13 +290,7 @@ function mountCollection({ store, logLine }) {
     const tr = document.createElement("tr");
     tr.dataset.testid = "doc-row";
     tr.dataset.id = String(id);
-    const cell = (testid, cls) => {
-      const td = document.createElement("td");
-      td.dataset.testid = testid;
-      if (cls) td.className = cls;
-      tr.append(td);
-      return td;
-    };
+    const cell = (testid, cls) => appendCell(tr, testid, cls);
     const cells = {
       id: cell("doc-id-cell", "mono"),
       label: cell("doc-label-cell", "label"),
@@ -550,13 +544,7 @@ function mountSeries({ store, logLine }) {
     const tr = document.createElement("tr");
     tr.dataset.testid = "sensor-row";
     tr.dataset.sensor = id;
-    const cell = (testid, cls) => {
-      const td = document.createElement("td");
-      td.dataset.testid = testid;
-      if (cls) td.className = cls;
-      tr.append(td);
-      return td;
-    };
+    const cell = (testid, cls) => appendCell(tr, testid, cls);
     row = {
       tr,
       name: cell("sensor-name", "mono"),

@@ -64,3 +64,12 @@ export function literal(v) {
   if (typeof v === "number") return Number.isNaN(v) ? "NaN" : String(v);
   return JSON.stringify(v);
 }
+
+/** Appends a `<td data-testid=testid class=cls>` to the row `tr` and returns it. */
+export function appendCell(tr, testid, cls) {
+  const td = document.createElement("td");
+  td.dataset.testid = testid;
+  if (cls) td.className = cls;
+  tr.append(td);
+  return td;
+}
