@@ -21,5 +21,7 @@ mod collections;
 mod expiry;
 #[path = "browser/reaper.rs"]
 mod reaper;
+#[path = "browser/resilience.rs"]
+mod resilience;
 #[path = "browser/series.rs"]
 mod series;

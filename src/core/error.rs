@@ -31,6 +31,18 @@ pub enum Error {
         /// Who closed it.
         why: String,
     },
+    /// IndexedDB gave no answer in time (`timeoutMs`): another context holds a long transaction
+    /// on the database, or the browser's storage is stuck.
+    #[error("IndexedDB did not answer while {op}: {message}. Another tab or worker may be holding a long transaction on this database, or the browser's storage is stuck: retry later, or reload the page")]
+    Timeout {
+        /// What idb-ttl was doing.
+        op: String,
+        /// How long it waited, and what became of the transaction.
+        message: String,
+    },
+    /// There is no IndexedDB here: server-side rendering in Node, or a browser with storage off.
+    #[error("IndexedDB is not available here (server-side rendering in Node, or a browser with storage disabled); open the store in a browser page or worker, e.g. only when typeof indexedDB !== \"undefined\"")]
+    Unavailable,
     /// Any other IndexedDB failure, with the DOMException's name and message.
     #[error("IndexedDB {name} while {op}{}", cause(message))]
     Storage {
@@ -60,13 +72,16 @@ impl Error {
     }
 
     /// The JS error class this error maps to: `"TypeError"`, `"RangeError"` or the storage names
-    /// `"QuotaExceededError"`, `"StoreClosedError"`, `"StorageError"`.
+    /// `"QuotaExceededError"`, `"StoreClosedError"`, `"TimeoutError"`, `"StoreUnavailableError"`,
+    /// `"StorageError"`.
     pub fn js_name(&self) -> &'static str {
         match self {
             Error::InvalidType(_) => "TypeError",
             Error::OutOfRange(_) => "RangeError",
             Error::QuotaExceeded { .. } => "QuotaExceededError",
             Error::Closed { .. } => "StoreClosedError",
+            Error::Timeout { .. } => "TimeoutError",
+            Error::Unavailable => "StoreUnavailableError",
             Error::Storage { .. } => "StorageError",
         }
     }

@@ -6,13 +6,13 @@
 //! `[c] ..= [c, now - expireAfter, []]`: changing `expireAfter` moves the cut-off and rewrites
 //! nothing, and the reaper removes a batch with one range delete, as for entries.
 
-use indexed_db_futures::transaction::TransactionMode;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use web_sys::{IdbKeyRange, IdbObjectStore};
 
-use super::{index_named, last_of, last_wins, pk_at, pk_part, unique, Conn, BY_ID, DOCS};
+use super::{describe_key, index_named, last_of, last_wins, pk_at, pk_part, unique, Conn, BY_ID, DOCS};
 use crate::core::error::Result;
+use crate::core::text::quote;
 
 #[wasm_bindgen(module = "/src/idb/glue.js")]
 extern "C" {
@@ -77,7 +77,9 @@ impl Conn {
     /// `put`/`putMany`: one transaction, all or nothing; the same id twice: the last wins.
     pub async fn put_docs(&self, c: &str, writes: &[DocWrite]) -> Result<()> {
         let op = "writing documents";
-        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        self.check_storable(writes.iter().map(|w| (&w.id, &w.doc)), |id| format!("document {} of collection {}", describe_key(id), quote(c)))
+            .await?;
+        let (tx, store) = self.write_tx(op, DOCS)?;
         let by_id = index_named(&store, BY_ID)?;
         let order: Vec<u32> = if writes.len() > 1 {
             let ids: Array = writes.iter().map(|w| w.id.clone()).collect();
@@ -118,7 +120,7 @@ impl Conn {
     /// Removes documents; how many were live.
     pub async fn delete_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<u32> {
         let op = "deleting documents";
-        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, DOCS)?;
         let lookup: Vec<JsValue> = unique(ids).iter().map(|id| key2(c, id)).collect();
         let is_live = |pk: &JsValue| pk_at(pk, 1).as_f64().is_some_and(|r| r > cutoff);
         let live = self.delete_found(op, &store, &index_named(&store, BY_ID)?, &lookup, is_live).await?;
@@ -174,7 +176,7 @@ impl Conn {
     /// Removes every document of `c`.
     pub async fn clear_docs(&self, c: &str) -> Result<()> {
         let op = "clearing a collection";
-        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, DOCS)?;
         self.js(op, store.delete(self.all_docs_range(op, c)?.as_ref()))?;
         self.commit(op, tx).await
     }
@@ -183,7 +185,9 @@ impl Conn {
     /// field or unit needs every document keyed again).
     pub async fn replace_docs(&self, c: &str, writes: &[DocWrite]) -> Result<()> {
         let op = "re-keying a collection";
-        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        self.check_storable(writes.iter().map(|w| (&w.id, &w.doc)), |id| format!("document {} of collection {}", describe_key(id), quote(c)))
+            .await?;
+        let (tx, store) = self.write_tx(op, DOCS)?;
         self.js(op, store.delete(self.all_docs_range(op, c)?.as_ref()))?;
         for w in writes {
             store.put(&doc_record(c, w.reference_ms, &w.id, &w.doc)).map_err(|e| self.put_error(&w.id, e))?;
@@ -195,13 +199,14 @@ impl Conn {
     /// at or before `cutoff` with one range delete; returns their ids.
     pub async fn reap_docs(&self, c: &str, cutoff: f64, limit: u32) -> Result<Array> {
         let op = "reaping documents";
-        let (tx, store) = self.begin_on(op, DOCS, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, DOCS)?;
         let expired = self.expired_docs_range(op, c, cutoff)?;
         let pks: Array = self
             .settle(op, &self.js(op, store.get_all_keys_with_key_and_limit(expired.as_ref(), limit))?)
             .await?
             .into();
         if pks.length() == 0 {
+            tx.wrote_nothing();
             return Ok(pks);
         }
         let through_last = self.docs_range(op, first_of(c), false, last_of(&pks))?;

@@ -51,14 +51,6 @@ export function putSpeculative(store, rec) {
   };
 }
 
-// Resolves with the request's result, rejects with its DOMException.
-export function settle(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
 // Collections: records { c, r, i, v } keyed [collection, reference ms, id].
 export function docRecord(c, r, i, v) { return { c, r, i, v }; }
 export function liveDocValues(recs, cutoff) {
@@ -102,4 +94,83 @@ export function countEvents(buckets, cutoff) {
   let n = 0;
   for (const b of buckets) for (const t of b.ts) if (t > cutoff) n++;
   return n;
+}
+
+// ---- Requests and transactions, watched ----
+// A request or transaction that gets no answer within `ms` (another context holding a long
+// transaction on the database, or a browser bug such as WebKit's wedged transactions) is aborted
+// and rejects with a TimeoutError, instead of leaving the store hanging forever.
+function watch(tx, ms, reject) {
+  return setTimeout(() => {
+    let aborted = true;
+    try { tx.abort(); } catch { aborted = false; }
+    reject(new DOMException(
+      aborted
+        ? `no answer within ${ms} ms; the transaction was aborted, so nothing it wrote was kept`
+        : `no answer within ${ms} ms; the transaction could not be aborted, so whether its writes were kept is unknown`,
+      "TimeoutError"));
+  }, ms);
+}
+
+// Resolves with the request's result, rejects with its DOMException.
+export function settle(req, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = watch(req.transaction, ms, reject);
+    req.onsuccess = () => { clearTimeout(timer); resolve(req.result); };
+    req.onerror = () => { clearTimeout(timer); reject(req.error); };
+  });
+}
+
+// Resolves when the transaction has committed; rejects with the cause of its abort.
+export function finish(tx, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = watch(tx, ms, reject);
+    tx.oncomplete = () => { clearTimeout(timer); resolve(); };
+    tx.onabort = () => {
+      clearTimeout(timer);
+      reject(tx.error ?? new DOMException("the transaction was aborted", "AbortError"));
+    };
+  });
+}
+
+// Whether this session can store Blob and File values. WebKit's ephemeral sessions (Safari
+// Private Browsing) cannot, and a Blob put failing there while an earlier request of its
+// transaction is still pending wedges the transaction, and with it the database, until reload. So
+// the first write of a connection asks once, with a throwaway transaction that keeps nothing.
+export function probeBlobs(db, name, ms) {
+  return new Promise((resolve) => {
+    let tx;
+    try { tx = db.transaction(name, "readwrite"); } catch { resolve(true); return; }
+    const timer = setTimeout(() => resolve(true), ms);
+    const req = tx.objectStore(name).put(new Blob(["probe"]), "\u0000blob-probe");
+    req.onsuccess = () => { clearTimeout(timer); try { tx.abort(); } catch { /* done */ } resolve(true); };
+    req.onerror = (event) => {
+      event.preventDefault();
+      clearTimeout(timer);
+      resolve(!(req.error && req.error.name === "UnknownError"));
+    };
+  });
+}
+
+// The path of the first Blob or File inside `v` ("value.files[2]"), or undefined. Walks what
+// structured clone walks (arrays, plain and class objects, Map, Set), each object once.
+export function blobPath(v) {
+  const seen = new WeakSet();
+  const stack = [[v, "value"]];
+  while (stack.length > 0) {
+    const [x, path] = stack.pop();
+    if (x === null || typeof x !== "object") continue;
+    if (x instanceof Blob) return path;
+    if (seen.has(x) || ArrayBuffer.isView(x) || x instanceof ArrayBuffer || x instanceof Date) continue;
+    seen.add(x);
+    if (x instanceof Map) {
+      for (const [k, val] of x) { stack.push([k, `${path}.keys()`], [val, `${path}.get(${String(k)})`]); }
+    } else if (x instanceof Set) {
+      for (const val of x) stack.push([val, `${path}.values()`]);
+    } else {
+      const array = Array.isArray(x);
+      for (const k of Object.keys(x)) stack.push([x[k], array ? `${path}[${k}]` : `${path}.${k}`]);
+    }
+  }
+  return undefined;
 }

@@ -8,7 +8,6 @@ use super::{Conn, META};
 use crate::core::buckets::{Granularity, SeriesOptions};
 use crate::core::error::Result;
 use crate::core::ttl_index::{TimeUnit, TtlIndex};
-use indexed_db_futures::transaction::TransactionMode;
 
 /// A stored definition.
 #[derive(Debug, Clone, PartialEq)]
@@ -158,7 +157,7 @@ impl Conn {
     /// Stores (or replaces) a definition.
     pub async fn put_definition(&self, def: &Definition) -> Result<()> {
         let op = "saving a collection definition";
-        let (tx, store) = self.begin_on(op, META, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, META)?;
         self.js(op, store.put_with_key(&def.to_js(), &def.key().into()))?;
         self.commit(op, tx).await
     }

@@ -24,21 +24,24 @@
 //! pipelined by the hundred use `web_sys` directly and await only the last one ([`settle`]):
 //! IndexedDB runs a transaction's requests in order, so when the last succeeds all have.
 
+use std::cell::Cell;
+use std::future::IntoFuture;
+
 use indexed_db_futures::database::Database;
-use indexed_db_futures::error::Error as IdbError;
+use indexed_db_futures::error::{Error as IdbError, OpenDbError};
 use indexed_db_futures::internals::SystemRepr;
 use indexed_db_futures::prelude::*;
-use indexed_db_futures::transaction::{Transaction, TransactionMode};
 use indexed_db_futures::KeyPath;
 use js_sys::{Array, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{IdbIndex, IdbKeyRange, IdbObjectStore, IdbRequest, IdbTransaction};
+use web_sys::{IdbIndex, IdbKeyRange, IdbObjectStore, IdbRequest, IdbTransaction, IdbTransactionMode};
 
 use crate::core::entry::{is_live, ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::expiry::Ttl;
 use crate::core::text::{js_number, quote};
+use crate::timer::within;
 
 mod collections;
 mod meta;
@@ -83,7 +86,12 @@ extern "C" {
     fn live_entries(recs: &Array, now: f64) -> Array;
     #[wasm_bindgen(js_name = lastWins)]
     fn last_wins(keys: &Array) -> Uint32Array;
-    fn settle(req: &IdbRequest) -> Promise;
+    fn settle(req: &IdbRequest, timeout_ms: u32) -> Promise;
+    fn finish(tx: &IdbTransaction, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = probeBlobs)]
+    fn probe_blobs(db: &web_sys::IdbDatabase, store: &str, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = blobPath, catch)]
+    fn blob_path(v: &JsValue) -> std::result::Result<Option<String>, JsValue>;
     #[wasm_bindgen(js_name = putSpeculative, catch)]
     fn put_speculative(store: &IdbObjectStore, rec: &JsValue) -> std::result::Result<(), JsValue>;
 }
@@ -108,11 +116,40 @@ pub enum ExpiryChange<'a> {
     Remove,
 }
 
+/// A readwrite transaction that is aborted when dropped before it completed: a call that fails
+/// half-way (a bad value in a batch, a refused put, a timeout) rolls back everything it wrote.
+#[derive(Debug)]
+struct Tx {
+    sys: IdbTransaction,
+    completed: bool,
+}
+
+impl Tx {
+    /// Lets a transaction that wrote nothing end on its own: aborting one costs Chromium more
+    /// than letting it commit.
+    fn wrote_nothing(mut self) {
+        self.completed = true;
+    }
+}
+
+impl Drop for Tx {
+    fn drop(&mut self) {
+        if !self.completed {
+            // Throws if the browser already ended it; either way nothing more is written.
+            let _ = self.sys.abort();
+        }
+    }
+}
+
 /// An open connection to one idb-ttl database.
 #[derive(Debug)]
 pub struct Conn {
     db: Database,
     name: String,
+    /// How long a request or commit may go unanswered before it is aborted (`timeoutMs`).
+    timeout_ms: u32,
+    /// Whether this session can store Blob and File values; `None` until the first write asks.
+    blobs: Cell<Option<bool>>,
     _on_versionchange: Closure<dyn FnMut()>,
     _on_close: Closure<dyn FnMut()>,
 }
@@ -121,8 +158,8 @@ impl Conn {
     /// Opens (creating or upgrading) the database `name`. `on_closed(why)` runs when the
     /// connection is closed by someone else: another tab deleting or upgrading the database
     /// (`versionchange`, we close at once so we never block it) or the browser (`close`).
-    pub async fn open(name: &str, on_closed: impl Fn(&'static str) + Clone + 'static) -> Result<Conn> {
-        let db = Database::open(name)
+    pub async fn open(name: &str, timeout_ms: u32, on_closed: impl Fn(&'static str) + Clone + 'static) -> Result<Conn> {
+        let opening = Database::open(name)
             .with_version(SCHEMA_VERSION)
             .with_on_upgrade_needed(|event, db| {
                 let old = event.old_version();
@@ -143,9 +180,16 @@ impl Conn {
                 }
                 Ok(())
             })
-            .await
-            .map_err(|e| match e {
-                indexed_db_futures::error::OpenDbError::Base(e) => storage_error(name, "opening the database", idb_to_js(e)),
+            .into_future();
+        let op = "opening the database";
+        // Another context holding an old version open (or a stuck browser) must not hang open().
+        let opened = within(timeout_ms, opening).await.ok_or_else(|| Error::Timeout {
+            op: op.into(),
+            message: format!("no answer within {timeout_ms} ms"),
+        })?;
+        let db = opened.map_err(|e| match e {
+                indexed_db_futures::error::OpenDbError::Base(e) => storage_error(name, op, idb_to_js(e)),
+                OpenDbError::UnsupportedEnvironment | OpenDbError::NullFactory => Error::Unavailable,
                 other => Error::Storage {
                     op: "opening the database".into(),
                     name: "OpenError".into(),
@@ -163,7 +207,14 @@ impl Conn {
         let on_close = Closure::<dyn FnMut()>::new(move || on_closed("the browser closed the connection"));
         sys.set_onversionchange(Some(on_versionchange.as_ref().unchecked_ref()));
         sys.set_onclose(Some(on_close.as_ref().unchecked_ref()));
-        Ok(Conn { db, name: name.to_owned(), _on_versionchange: on_versionchange, _on_close: on_close })
+        Ok(Conn {
+            db,
+            name: name.to_owned(),
+            timeout_ms,
+            blobs: Cell::new(None),
+            _on_versionchange: on_versionchange,
+            _on_close: on_close,
+        })
     }
 
     /// Deletes the database `name`; other connections get `versionchange` and close.
@@ -216,7 +267,8 @@ impl Conn {
     /// resolves to the past removes the key and stores nothing.
     pub async fn write(&self, writes: &[Write], default_ttl: Option<&Ttl>, now: f64) -> Result<()> {
         let op = "writing";
-        let (tx, store) = self.begin(op, TransactionMode::Readwrite)?;
+        self.check_storable(writes.iter().map(|w| (&w.key, &w.value)), |k| format!("the value for key {}", describe_key(k))).await?;
+        let (tx, store) = self.write_tx(op, ENTRIES)?;
         let by_key = index(&store)?;
         // Writing the same key twice in one batch: the last one wins, as if applied in order.
         let order: Vec<u32> = if writes.len() > 1 {
@@ -238,10 +290,12 @@ impl Conn {
         let mut lookups = Vec::with_capacity(order.len());
         for &i in &order {
             let w = &writes[i as usize];
-            lookups.push(self.js(op, by_key.get_key(&w.key))?);
+            // The put goes first: WebKit wedges a transaction in which a put fails (a Blob in a
+            // private session) while an earlier request is still pending.
             if let Some(e) = speculative.filter(|&e| is_live(e, now)) {
                 put_speculative(&store, &record(&w.key, e, &w.value)).map_err(|e| self.put_error(&w.key, e))?;
             }
+            lookups.push(self.js(op, by_key.get_key(&w.key))?);
         }
         if let Some(last) = lookups.last() {
             self.settle(op, last).await?;
@@ -275,7 +329,7 @@ impl Conn {
     /// Removes `keys`; returns how many were live.
     pub async fn delete_many(&self, keys: &Array, now: f64) -> Result<u32> {
         let op = "deleting";
-        let (tx, store) = self.begin(op, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, ENTRIES)?;
         let live = self.delete_found(op, &store, &index(&store)?, &unique(keys), |pk| is_live(pk_expiry(pk), now)).await?;
         self.commit(op, tx).await?;
         Ok(live)
@@ -309,7 +363,7 @@ impl Conn {
     /// Removes every entry.
     pub async fn clear(&self) -> Result<()> {
         let op = "clearing";
-        let (tx, store) = self.begin(op, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, ENTRIES)?;
         self.js(op, store.clear())?;
         self.commit(op, tx).await
     }
@@ -363,19 +417,16 @@ impl Conn {
     /// for `persist`, if it had no expiry).
     pub async fn change_expiry(&self, key: &JsValue, change: ExpiryChange<'_>, now: f64) -> Result<bool> {
         let op = "changing an expiry";
-        let (tx, store) = self.begin(op, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, ENTRIES)?;
         let rec = self.settle(op, &self.js(op, index(&store)?.get(key))?).await?;
-        if rec.is_undefined() {
-            return Ok(false);
-        }
-        let old_e = record_expiry(&rec);
-        if !is_live(old_e, now) {
-            return Ok(false);
-        }
-        let new_e = match change {
-            ExpiryChange::Set(spec) => spec.resolve(None, Some(old_e), now)?,
-            ExpiryChange::Remove if old_e == NEVER_MS => return Ok(false),
-            ExpiryChange::Remove => NEVER_MS,
+        let live = (!rec.is_undefined()).then(|| record_expiry(&rec)).filter(|&e| is_live(e, now));
+        let (old_e, new_e) = match (live, change) {
+            (None, _) | (Some(NEVER_MS), ExpiryChange::Remove) => {
+                tx.wrote_nothing();
+                return Ok(false);
+            }
+            (Some(old_e), ExpiryChange::Set(spec)) => (old_e, spec.resolve(None, Some(old_e), now)?),
+            (Some(old_e), ExpiryChange::Remove) => (old_e, NEVER_MS),
         };
         if new_e != old_e {
             self.js(op, store.delete(&pk_of(key, old_e)))?;
@@ -391,13 +442,14 @@ impl Conn {
     /// their keys (empty when nothing expired is left).
     pub async fn reap_batch(&self, now: f64, limit: u32) -> Result<Array> {
         let op = "reaping";
-        let (tx, store) = self.begin(op, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, ENTRIES)?;
         let expired = self.expired_range(op, now)?;
         let pks: Array = self
             .settle(op, &self.js(op, store.get_all_keys_with_key_and_limit(expired.as_ref(), limit))?)
             .await?
             .unchecked_into();
         if pks.length() == 0 {
+            tx.wrote_nothing();
             return Ok(pks);
         }
         // Everything up to the last scanned key is exactly what was scanned: same transaction.
@@ -411,44 +463,73 @@ impl Conn {
         self.js(op, IdbKeyRange::upper_bound_with_open(&instant_bound(now), false))
     }
 
-    fn begin(&self, op: &str, mode: TransactionMode) -> Result<(Transaction<'_>, IdbObjectStore)> {
-        self.begin_on(op, ENTRIES, mode)
-    }
-
-    /// A readonly transaction on store `name`, made directly: reads need no commit and no
-    /// completion listeners, and the library's per-transaction listeners (three closures and a
-    /// channel) measured as a visible share of an awaited `get`.
+    /// A readonly transaction on store `name`: reads need no commit and no completion
+    /// listeners (a finished readonly transaction is simply left to end).
     fn read(&self, op: &str, name: &str) -> Result<IdbObjectStore> {
-        let sys: &web_sys::IdbDatabase = self.db.as_sys();
-        let tx = sys.transaction_with_str(name).map_err(|e| storage_error(&self.name, op, e))?;
+        let tx = self.js(op, self.sys().transaction_with_str(name))?;
         self.js(op, tx.object_store(name))
     }
 
-    fn begin_on(&self, op: &str, name: &str, mode: TransactionMode) -> Result<(Transaction<'_>, IdbObjectStore)> {
-        let tx = self.db.transaction(name).with_mode(mode).build().map_err(|e| self.idb_err(op, e))?;
-        let store: IdbObjectStore = tx.object_store(name).map_err(|e| self.idb_err(op, e))?.into_sys();
-        Ok((tx, store))
+    /// A readwrite transaction on store `name`, guarded: it is aborted unless [`Conn::commit`]
+    /// saw it complete.
+    fn write_tx(&self, op: &str, name: &str) -> Result<(Tx, IdbObjectStore)> {
+        let sys = self.js(op, self.sys().transaction_with_str_and_mode(name, IdbTransactionMode::Readwrite))?;
+        let store = self.js(op, sys.object_store(name))?;
+        Ok((Tx { sys, completed: false }, store))
     }
 
-    async fn commit(&self, op: &str, tx: Transaction<'_>) -> Result<()> {
-        let sys: IdbTransaction = (*tx.as_sys()).clone().unchecked_into();
-        tx.commit().await.map_err(|e| match sys.error() {
-            // The abort's cause (QuotaExceededError, ConstraintError...) beats "transaction aborted".
-            Some(cause) => storage_error(&self.name, op, cause.into()),
-            None => self.idb_err(op, e),
-        })
+    /// Waits for `tx` to complete. It commits on its own once its last request has answered,
+    /// as raw IndexedDB code does: no explicit `commit()`, so until then it can still be aborted
+    /// (by the watchdog, or by dropping `tx` on an error path) and a write that was refused or
+    /// timed out never lands later.
+    async fn commit(&self, op: &str, mut tx: Tx) -> Result<()> {
+        let done = JsFuture::from(finish(&tx.sys, self.timeout_ms)).await;
+        tx.completed = done.is_ok();
+        done.map(drop).map_err(|e| storage_error(&self.name, op, e))
     }
 
+    /// The result of `req`, or its error; a `TimeoutError` if it gets no answer in time.
     async fn settle(&self, op: &str, req: &IdbRequest) -> Result<JsValue> {
-        JsFuture::from(settle(req)).await.map_err(|e| storage_error(&self.name, op, e))
+        JsFuture::from(settle(req, self.timeout_ms)).await.map_err(|e| storage_error(&self.name, op, e))
+    }
+
+    /// Refuses, before any request is made, a value this session cannot store: a Blob or File
+    /// where the browser refuses them (see `probeBlobs` in glue.js). `what(key)` names a value
+    /// in the message.
+    async fn check_storable<'a>(
+        &self,
+        items: impl IntoIterator<Item = (&'a JsValue, &'a JsValue)>,
+        what: impl Fn(&JsValue) -> String,
+    ) -> Result<()> {
+        if self.blobs_storable().await {
+            return Ok(());
+        }
+        for (key, value) in items {
+            match blob_path(value) {
+                Ok(None) => {}
+                Ok(Some(path)) => return Err(Error::InvalidType(format!("{} holds a Blob or File at {path}: {NO_BLOBS}", what(key)))),
+                Err(e) => return Err(Error::InvalidType(format!("{} cannot be stored: {}", what(key), thrown_text(&e)))),
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether this session can store Blob and File values, asked once per connection.
+    async fn blobs_storable(&self) -> bool {
+        if let Some(known) = self.blobs.get() {
+            return known;
+        }
+        let ok = JsFuture::from(probe_blobs(self.sys(), META, self.timeout_ms)).await.ok().and_then(|v| v.as_bool()).unwrap_or(true);
+        self.blobs.set(Some(ok));
+        ok
+    }
+
+    fn sys(&self) -> &web_sys::IdbDatabase {
+        self.db.as_sys()
     }
 
     fn js<T>(&self, op: &str, r: std::result::Result<T, JsValue>) -> Result<T> {
         r.map_err(|e| storage_error(&self.name, op, e))
-    }
-
-    fn idb_err(&self, op: &str, e: IdbError) -> Error {
-        storage_error(&self.name, op, idb_to_js(e))
     }
 
     fn put_error(&self, key: &JsValue, e: JsValue) -> Error {
@@ -509,6 +590,17 @@ fn idb_to_js(e: IdbError) -> JsValue {
     }
 }
 
+/// Why a Blob or File cannot be stored in a private session.
+const NO_BLOBS: &str = "this browser session cannot store Blob or File values in IndexedDB (Safari Private Browsing and other ephemeral sessions refuse them); store the bytes instead (await blob.arrayBuffer()) or keep the Blob out of the store";
+
+/// The text of something JS threw: an Error's `name: message`, or the value as a string.
+pub fn thrown_text(e: &JsValue) -> String {
+    match e.dyn_ref::<js_sys::Error>() {
+        Some(err) => format!("{}: {}", String::from(err.name()), String::from(err.message())),
+        None => e.as_string().unwrap_or_else(|| "a non-Error value was thrown".into()),
+    }
+}
+
 /// Maps a failure from IndexedDB to the error type, by the DOMException's name.
 fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
     let Some(ex) = err.dyn_ref::<web_sys::DomException>() else {
@@ -518,6 +610,10 @@ fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
     let (name, message) = (ex.name(), ex.message());
     match name.as_str() {
         "QuotaExceededError" => Error::QuotaExceeded { op: op.into(), message },
+        // Raised by the watchdog in glue.js.
+        "TimeoutError" => Error::Timeout { op: op.into(), message },
+        // WebKit's ephemeral sessions (Safari Private Browsing) refuse Blob and File values.
+        "UnknownError" if message.contains("Blob/File") => Error::InvalidType(format!("{NO_BLOBS}; ({message})")),
         "InvalidStateError" if message.contains("clos") => Error::Closed { db: db.into(), why: message },
         _ => Error::Storage { op: op.into(), name, message },
     }

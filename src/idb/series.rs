@@ -7,7 +7,6 @@
 //! per bucket, not one per event. The unique index `by_bucket` (`[s, k, t, q]`) finds the bucket
 //! an event belongs to.
 
-use indexed_db_futures::transaction::TransactionMode;
 use js_sys::{Array, Float64Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -16,6 +15,7 @@ use web_sys::{IdbCursorDirection, IdbCursorWithValue, IdbKeyRange};
 use super::{index_named, last_of, Conn, BUCKETS, BY_BUCKET};
 use crate::core::buckets::{fill, group, Granularity};
 use crate::core::error::Result;
+use crate::core::text::quote;
 
 #[wasm_bindgen(module = "/src/idb/glue.js")]
 extern "C" {
@@ -65,9 +65,11 @@ impl Conn {
     /// how many bucket records were written.
     pub async fn insert_events(&self, s: &str, input: &EventsIn, granularity: Granularity) -> Result<u32> {
         let op = "inserting events";
+        let events = JsValue::from(&input.events);
+        self.check_storable([(&JsValue::UNDEFINED, &events)], |_| format!("an event of time series {}", quote(s))).await?;
         let pairs: Vec<(String, f64)> = input.meta_keys.iter().cloned().zip(input.times_ms.iter().copied()).collect();
         let groups = group(&pairs, granularity);
-        let (tx, store) = self.begin_on(op, BUCKETS, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, BUCKETS)?;
         let by_bucket = index_named(&store, BY_BUCKET)?;
         // The last bucket of every (meta, span), found all at once.
         let lookups = groups
@@ -192,7 +194,7 @@ impl Conn {
     /// Removes every bucket of `s`.
     pub async fn clear_series(&self, s: &str) -> Result<()> {
         let op = "clearing a time series";
-        let (tx, store) = self.begin_on(op, BUCKETS, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, BUCKETS)?;
         self.js(op, store.delete(self.bound(op, &s_key(s), false, &s_end(s))?.as_ref()))?;
         self.commit(op, tx).await
     }
@@ -201,7 +203,7 @@ impl Conn {
     /// is at or before `cutoff`, with one range delete; returns how many.
     pub async fn reap_buckets(&self, s: &str, cutoff: f64, limit: u32) -> Result<u32> {
         let op = "reaping buckets";
-        let (tx, store) = self.begin_on(op, BUCKETS, TransactionMode::Readwrite)?;
+        let (tx, store) = self.write_tx(op, BUCKETS)?;
         let upper = arr(&[s.into(), cutoff.into(), Array::new().into()]);
         let expired = self.bound(op, &s_key(s), false, &upper)?;
         let pks: Array = self
@@ -209,6 +211,7 @@ impl Conn {
             .await?
             .into();
         if pks.length() == 0 {
+            tx.wrote_nothing();
             return Ok(0);
         }
         let through_last = self.bound(op, &s_key(s), false, &last_of(&pks))?;

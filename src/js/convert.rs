@@ -5,7 +5,7 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::core::config::{positive_whole, StoreConfig};
+use crate::core::config::{whole_up_to, StoreConfig, MAX_TIMER_MS};
 use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
 use crate::core::buckets::SeriesOptions;
@@ -163,7 +163,7 @@ pub fn expire_options(v: &JsValue) -> Result<ExpirySpec> {
 /// `StoreOptions`.
 pub fn store_options(v: &JsValue) -> Result<StoreConfig> {
     let mut config = StoreConfig::default();
-    let known = ["defaultTtl", "reapIntervalMs", "maxRemovesPerRun", "maxRemovesPerCollection", "batchSize", "autoReap"];
+    let known = ["defaultTtl", "reapIntervalMs", "maxRemovesPerRun", "maxRemovesPerCollection", "batchSize", "autoReap", "timeoutMs"];
     let Some(obj) = options("TtlStore.open options", v, &known)? else {
         return Ok(config);
     };
@@ -171,15 +171,17 @@ pub fn store_options(v: &JsValue) -> Result<StoreConfig> {
         let mut holder = String::new();
         config.default_ttl = Some(Ttl::parse_as("defaultTtl", ttl_input("defaultTtl", &v, &mut holder)?)?);
     }
-    let whole = |name: &str, default: u32| -> Result<u32> {
+    let whole_max = |name: &str, default: u32, max: u32| -> Result<u32> {
         match present(prop(&obj, name)) {
             None => Ok(default),
             Some(v) => match v.as_f64() {
-                Some(n) => positive_whole(name, n),
+                Some(n) => whole_up_to(name, n, max),
                 None => Err(Error::wrong_type(name, &describe(&v), "a whole number >= 1")),
             },
         }
     };
+    let whole = |name: &str, default: u32| whole_max(name, default, u32::MAX);
+    config.timeout_ms = whole_max("timeoutMs", config.timeout_ms, MAX_TIMER_MS)?;
     config.reap_interval_ms = whole("reapIntervalMs", config.reap_interval_ms)?;
     config.limits = ReapLimits::new(
         whole("batchSize", config.limits.batch_size)?,

@@ -72,7 +72,7 @@ impl Store {
             series: RefCell::new(HashMap::new()),
         });
         let weak = Rc::downgrade(&inner);
-        let conn = Conn::open(name, move |why| {
+        let conn = Conn::open(name, inner.config.timeout_ms, move |why| {
             if let Some(inner) = weak.upgrade() {
                 Store(inner).shut(why);
             }

@@ -112,6 +112,57 @@ pub async fn raw_store(name: &str, store: &str, method: &str) -> Array {
     resolve(js(&src)).await.expect("raw read").unchecked_into()
 }
 
+/// Holds a plain-IndexedDB transaction of `mode` on object store `store` of database `name`
+/// open (a chain of requests) until `release(&lock)`. Resolves once the lock is held; the
+/// returned object's `released` becomes `true` once the transaction has ended.
+pub async fn hold_store(name: &str, store: &str, mode: &str) -> JsValue {
+    let src = format!(
+        r#"new Promise((resolve, reject) => {{
+            const open = indexedDB.open({name:?});
+            open.onsuccess = () => {{
+                const db = open.result;
+                const tx = db.transaction({store:?}, {mode:?});
+                const s = tx.objectStore({store:?});
+                const state = {{ released: false, stop: false }};
+                const spin = () => {{ if (!state.stop) s.count().onsuccess = spin; }};
+                s.count().onsuccess = () => {{ spin(); resolve(state); }};
+                tx.oncomplete = () => {{ state.released = true; db.close(); }};
+            }};
+            open.onerror = () => reject(open.error);
+        }})"#
+    );
+    resolve(js(&src)).await.expect("hold a lock")
+}
+
+/// Ends a `hold_store` lock and waits until its transaction has ended.
+pub async fn release(lock: &JsValue) {
+    Reflect::set(lock, &"stop".into(), &JsValue::TRUE).unwrap();
+    while Reflect::get(lock, &"released".into()).unwrap() != JsValue::TRUE {
+        sleep(20).await;
+    }
+}
+
+/// Whether this browser session can store a Blob in IndexedDB at all, asked with plain
+/// IndexedDB in a scratch database (WebKit's ephemeral sessions, like Safari Private Browsing,
+/// cannot).
+pub async fn session_stores_blobs() -> bool {
+    let name = db_name("blob-probe");
+    let src = format!(
+        r#"new Promise((resolve) => {{
+            const open = indexedDB.open({name:?});
+            open.onupgradeneeded = () => open.result.createObjectStore("s");
+            open.onsuccess = () => {{
+                const db = open.result;
+                const tx = db.transaction("s", "readwrite");
+                tx.objectStore("s").put(new Blob(["x"]), 1);
+                tx.oncomplete = () => {{ db.close(); indexedDB.deleteDatabase({name:?}); resolve(true); }};
+                tx.onabort = () => {{ db.close(); indexedDB.deleteDatabase({name:?}); resolve(false); }};
+            }};
+        }})"#
+    );
+    resolve(js(&src)).await.unwrap() == JsValue::TRUE
+}
+
 /// Keys of the raw records, in stored (expiry) order.
 pub async fn raw_keys(name: &str) -> Vec<JsValue> {
     raw_records(name).await.iter().map(|r| Reflect::get(&r, &"k".into()).unwrap()).collect()

@@ -1,0 +1,95 @@
+//! A store that keeps working when the browser misbehaves: values a session cannot store, and
+//! transactions that get no answer.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::util::*;
+
+/// A `timeoutMs` that turns a wedged transaction into a failed test instead of a hung suite.
+const OPTIONS: &str = "({ autoReap: false, timeoutMs: 5000 })";
+
+/// `set` of a Blob either stores it or, where the session cannot (WebKit's ephemeral sessions,
+/// like Safari Private Browsing), rejects with a TypeError naming the key and the path; nothing
+/// is written and the store keeps working. Before the fix, WebKit wedged the transaction and
+/// every later call hung.
+#[wasm_bindgen_test]
+async fn a_blob_is_stored_or_refused_and_the_store_keeps_working() {
+    let name = db_name("blob");
+    let s = open(&name, js(OPTIONS)).await;
+    let blobs = session_stores_blobs().await;
+    call(&s, "set", &["old".into(), 1.into(), js("({ ttl: 60 })")]).await;
+
+    let single = try_call(&s, "set", &["b".into(), js("({ file: new Blob(['x']) })")]).await;
+    let overwrite = try_call(&s, "set", &["old".into(), js("({ list: [1, new File(['y'], 'y.txt')] })"), js("({ ttl: 90 })")]).await;
+    let many = try_call(&s, "setMany", &[js("[['a', 1], ['c', { deep: { blob: new Blob(['z']) } }], ['d', 2]]")]).await;
+    let c = call(&s, "collection", &["docs".into(), JsValue::UNDEFINED]).await;
+    let doc = try_call(&c, "put", &[js("({ id: 7, attachment: new Blob(['w']) })")]).await;
+    let t = call(&s, "timeSeries", &["ts".into(), js("({ timeField: 't' })")]).await;
+    let event = try_call(&t, "insertMany", &[js("[{ t: 1e9, n: 1 }, { t: 1e9 + 1, snapshot: new Blob(['v']) }]")]).await;
+
+    if blobs {
+        single.expect("a Blob is stored where the session can");
+        overwrite.expect("overwrite with a File");
+        many.expect("setMany with a Blob");
+        doc.expect("a document with a Blob");
+        event.expect("an event with a Blob");
+        assert_eq!(num(&call(&s, "count", &[]).await), 5.0);
+    } else {
+        assert_error(&single.unwrap_err(), "TypeError", &["key \"b\"", "Blob or File at value.file", "arrayBuffer()"]);
+        assert_error(&overwrite.unwrap_err(), "TypeError", &["key \"old\"", "value.list[1]"]);
+        assert_error(&many.unwrap_err(), "TypeError", &["key \"c\"", "value.deep.blob"]);
+        assert_error(&doc.unwrap_err(), "TypeError", &["document 7 of collection \"docs\"", "value.attachment"]);
+        assert_error(&event.unwrap_err(), "TypeError", &["time series \"ts\"", "value[1].snapshot"]);
+        // Nothing of the refused writes was stored; the entry that was there is intact.
+        assert_eq!(raw_keys(&name).await, vec![JsValue::from("old")]);
+        assert_eq!(call(&s, "get", &["old".into()]).await, 1);
+        assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0);
+        assert_eq!(raw_store(&name, "buckets", "getAll").await.length(), 0);
+    }
+    // The store keeps working either way.
+    call(&s, "set", &["after".into(), "ok".into()]).await;
+    assert_eq!(call(&s, "get", &["after".into()]).await, "ok");
+    call(&c, "put", &[js("({ id: 8, n: 1 })")]).await;
+    assert_eq!(num(&call(&c, "count", &[]).await), if blobs { 2.0 } else { 1.0 });
+    call(&s, "close", &[]).await;
+    destroy(&name).await;
+}
+
+/// A transaction that gets no answer (here: another connection holds the store) rejects with a
+/// TimeoutError within `timeoutMs`, is rolled back, and the store works once the lock is gone.
+#[wasm_bindgen_test]
+async fn a_transaction_that_gets_no_answer_times_out_and_writes_nothing() {
+    let name = db_name("timeout");
+    let s = open(&name, js("({ autoReap: false, timeoutMs: 700 })")).await;
+    call(&s, "set", &["k".into(), "before".into()]).await;
+    let lock = hold_store(&name, "entries", "readwrite").await;
+    let started = js_sys::Date::now();
+    let write = try_call(&s, "set", &["k".into(), "during".into()]).await;
+    let read = try_call(&s, "get", &["k".into()]).await;
+    let waited = js_sys::Date::now() - started;
+    assert_error(&write.unwrap_err(), "TimeoutError", &["while writing", "no answer within 700 ms", "nothing it wrote was kept"]);
+    assert_error(&read.unwrap_err(), "TimeoutError", &["while reading an entry", "no answer within 700 ms"]);
+    assert!(waited < 5_000.0, "the two calls took {waited} ms");
+    release(&lock).await;
+    // The timed-out write never lands, even now that the lock is gone.
+    sleep(200).await;
+    assert_eq!(call(&s, "get", &["k".into()]).await, "before");
+    call(&s, "set", &["k".into(), "after".into()]).await;
+    assert_eq!(call(&s, "get", &["k".into()]).await, "after");
+    call(&s, "close", &[]).await;
+    destroy(&name).await;
+}
+
+/// `timeoutMs` is a whole number of milliseconds that `setTimeout` can keep.
+#[wasm_bindgen_test]
+async fn timeout_ms_is_checked() {
+    for (options, parts) in [
+        ("({ timeoutMs: 0 })", &["timeoutMs 0 is not accepted", "1 to 2147483647"][..]),
+        ("({ timeoutMs: 2147483648 })", &["timeoutMs 2147483648 is not accepted"][..]),
+        ("({ timeoutMs: 1.5 })", &["timeoutMs 1.5"][..]),
+    ] {
+        let e = try_open(&db_name("timeout-opt"), js(options)).await.unwrap_err();
+        assert_error(&e, "RangeError", parts);
+    }
+}
