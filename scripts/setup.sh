@@ -33,13 +33,15 @@ else
   rustup target add wasm32-unknown-unknown </dev/null
 fi
 
-# 2. Debian's Chromium and the chromedriver built for it (the page tests and wasm-pack test use both).
+# 2. The browsers and their WebDriver servers, from Debian: Chromium + chromedriver (browser suite,
+#    page tests), Firefox ESR (geckodriver comes from cargo, step 5), WebKitGTK's WebKitWebDriver
+#    with its MiniBrowser, and Xvfb for it (WebKitGTK has no headless mode).
 missing_debs=()
-for deb in chromium chromium-driver; do
+for deb in chromium chromium-driver firefox-esr webkit2gtk-driver xvfb xauth; do
   dpkg -s "$deb" 2>/dev/null | grep '^Status: install ok installed' >/dev/null || missing_debs+=("$deb")
 done
 if [ "${#missing_debs[@]}" -eq 0 ]; then
-  echo "ok chromium + chromium-driver (already there)"
+  echo "ok chromium, chromium-driver, firefox-esr, webkit2gtk-driver, xvfb, xauth (already there)"
 else
   echo "installing ${missing_debs[*]} (apt)..."
   # apt-get update only when the package lists are missing or a day old, or the install failed
@@ -77,7 +79,17 @@ else
   cargo install wasm-pack --locked </dev/null
 fi
 
-# 5. The root npm dev dependencies: binaryen (a wasm-opt that runs on node; Debian's binaryen 108
+# 5. geckodriver, Firefox's WebDriver server (the npm package of that name downloads a binary
+#    from a host this machine cannot reach; crates.io has the source).
+GECKODRIVER_VERSION=0.37.0
+if [ "$( (geckodriver --version 2>/dev/null || true) | awk 'NR == 1 { print $2 }')" = "$GECKODRIVER_VERSION" ]; then
+  echo "ok geckodriver $GECKODRIVER_VERSION (already there)"
+else
+  echo "installing geckodriver $GECKODRIVER_VERSION (cargo install, a few minutes)..."
+  cargo install geckodriver --version "$GECKODRIVER_VERSION" --force </dev/null
+fi
+
+# 6. The root npm dev dependencies: binaryen (a wasm-opt that runs on node; Debian's binaryen 108
 #    produces modules that fail to load, TOOLCHAIN.md #5), playwright-core (page tests) and
 #    typescript (the typings check).
 npm_stamp="node_modules/.package-lock.json"   # npm rewrites it on every install

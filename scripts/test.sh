@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Sets up everything, then runs every test, stopping at the first failing stage:
-#   1. scripts/setup.sh                                   (installs what is missing)
-#   2. cargo test                                         (host: the pure core)
-#   3. wasm-pack test --headless --chrome -- --test browser   (tests/browser.rs in Chromium)
-#   4. scripts/build.sh                                   (release www/pkg/ and pkg/)
-#   5. tsc -p tests/types                                 (typings: README examples compile, misuse fails)
-#   6. node --test tests/page/                            (playwright-core against the served demo)
+#   1. scripts/setup.sh                      installs what is missing (browsers, drivers, tools)
+#   2. cargo test                            host: the pure core
+#   3. the browser suite (tests/browser.rs) under wasm-pack test --headless, in three engines:
+#      Chromium (chromedriver), Firefox ESR (geckodriver), WebKitGTK (WebKitWebDriver, Xvfb)
+#   4. scripts/build.sh                      the release package pkg/ (and www/pkg/), size budget
+#   5. tsc -p tests/types                    typings: README examples compile, misuse fails
+#   6. node --test tests/page/               the demo: Chromium (playwright-core); essentials in
+#                                            Firefox and WebKit (WebDriver)
+#   7. node --test tests/package/            the packed npm tarball in a Vite 8/7 app (dev, build,
+#                                            worker), Node SSR, a plain module page
 # Each runner's output is shown as it is, and kept in target/test-logs/<stage>.log. The last line
-# is "summary: N passed, M failed", summed over stages 2, 3 and 6.
+# is "summary: N passed, M failed", summed over the stages that count tests.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -91,27 +95,26 @@ run_stage setup - bash scripts/setup.sh
 
 run_stage cargo-test count_libtest cargo test
 
-if [ -f tests/browser.rs ]; then
-  run_stage browser-test count_libtest \
-    wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser
-else
-  echo
-  echo "== test.sh [browser-test]: SKIPPED: tests/browser.rs does not exist yet"
-  breakdown+=("browser-test: skipped (no tests/browser.rs);")
-fi
+# The test runner picks GECKODRIVER over SAFARIDRIVER over CHROMEDRIVER when several are set
+# (TOOLCHAIN.md): each engine's stage sets only its own.
+run_stage browser-chromium count_libtest \
+  env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
+  wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser
+run_stage browser-firefox count_libtest \
+  env -u CHROMEDRIVER -u SAFARIDRIVER GECKODRIVER="$HOME/.cargo/bin/geckodriver" \
+  wasm-pack test --headless --firefox --geckodriver "$HOME/.cargo/bin/geckodriver" -- --test browser
+# WebKitGTK has no headless mode: the driver starts MiniBrowser inside a virtual X server.
+run_stage browser-webkit count_libtest \
+  env -u CHROMEDRIVER -u GECKODRIVER SAFARIDRIVER=/usr/bin/WebKitWebDriver \
+  xvfb-run -a wasm-pack test --headless --safari --safaridriver /usr/bin/WebKitWebDriver -- --test browser
 
 run_stage build - bash scripts/build.sh
 
-# The published declarations (pkg/idb_ttl.d.ts) against the README's examples and known misuse.
+# The published declarations (pkg/index.d.ts) against the README's examples and known misuse.
 run_stage types - tsc -p tests/types
 
-if compgen -G "tests/page/*.test.mjs" >/dev/null; then
-  run_stage page-test count_node node --test tests/page/
-else
-  echo
-  echo "== test.sh [page-test]: SKIPPED: no tests/page/*.test.mjs yet"
-  breakdown+=("page-test: skipped (no tests/page/*.test.mjs);")
-fi
+run_stage page-test count_node node --test tests/page/
+run_stage package-test count_node node --test tests/package/
 
 echo
 summary

@@ -396,10 +396,10 @@ async function main() {
 
   let mod;
   try {
-    mod = await import("./pkg/idb_ttl.js");
-    await mod.default();
+    // The npm package as shipped (scripts/build.sh copies pkg/ here); no init() needed.
+    mod = await import("./pkg/index.js");
   } catch (e) {
-    fail("load (./pkg/idb_ttl.js)", e, true);
+    fail("load (./pkg/index.js)", e, true);
     return;
   }
   try {

@@ -1,7 +1,7 @@
-// idb-ttl: the wasm build of this repository, www/pkg/idb_ttl.js (built by scripts/build.sh).
+// idb-ttl: the package as built by scripts/build.sh into www/pkg/ (entry index.js).
 // Names from /work/shared/API.md. Skips cleanly when the build is absent; time series skip
 // cleanly while TtlStore#timeSeries does not exist.
-const PKG = "../../www/pkg/idb_ttl.js";
+const PKG = "../../www/pkg/index.js";
 let mod = null, initMs = null, missing = null;
 
 export async function load() {

@@ -1,7 +1,7 @@
 //! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (../shared/API.md). Each method
 //! converts its arguments (`convert`), calls [`Store`](crate::store::Store) and turns errors into
 //! JS exceptions (`error`). Its TypeScript declaration is written by hand in
-//! `pkg-template/types.d.ts`, included below, so that it can be strict.
+//! `pkg-template/index.d.ts`, so that it can be strict.
 
 mod backup;
 mod collection;
@@ -21,9 +21,6 @@ use crate::core::entry::ms_to_secs;
 use crate::core::error::{Error, Result};
 use crate::core::reaper::ReapReport;
 use crate::store::{plain_object, Store, EVENT_TYPES};
-
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = include_str!("../../pkg-template/types.d.ts");
 
 /// A time-to-live key-value store over one IndexedDB database.
 #[wasm_bindgen(skip_typescript)]

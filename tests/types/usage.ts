@@ -1,4 +1,4 @@
-// Compiled with `tsc --strict --noEmit` against the built package's declarations (pkg/idb_ttl.d.ts)
+// Compiled with `tsc --strict --noEmit` against the built package's declarations (pkg/index.d.ts)
 // by scripts/test.sh: the README's examples must type-check, and misuse must not.
 import {
   TtlStore,
@@ -8,7 +8,7 @@ import {
   type Snapshot,
   type Stats,
   type ImportReport,
-} from "../../pkg/idb_ttl";
+} from "../../pkg/index.js";
 
 export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   const store = await TtlStore.open("app-cache", { reapIntervalMs: 60_000, maxRemovesPerCollection: 1000 });

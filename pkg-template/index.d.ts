@@ -1,7 +1,5 @@
-// The TypeScript declarations of idb-ttl: option, report and event types and the `TtlStore`
-// class. Included verbatim in the generated idb_ttl.d.ts through `typescript_custom_section`
-// (src/js/mod.rs); the class is declared here by hand (wasm-bindgen's own declaration is skipped)
-// so that its signatures can be precise.
+// The TypeScript declarations of idb-ttl (shipped as index.d.ts, the package's `types`), written
+// by hand so that every signature is precise.
 // Times are Unix SECONDS unless a name ends in `Ms`.
 
 /** A key: a string or a finite number (IndexedDB key order: numbers sort before strings). */
@@ -366,3 +364,10 @@ export class TtlStore {
   addEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
   removeEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
 }
+
+/**
+ * Loads the WebAssembly module. Optional: `TtlStore.open()` and `TtlStore.destroy()` wait for it
+ * themselves, and calling it again costs nothing. Rejects with a `StoreUnavailableError` where
+ * WebAssembly or `DecompressionStream` is missing or a Content-Security-Policy forbids WebAssembly.
+ */
+export default function init(): Promise<void>;

@@ -1,0 +1,81 @@
+// The demo's essentials in Firefox and WebKit (WebKitGTK's MiniBrowser, under Xvfb), driven over
+// WebDriver (webdriver.mjs): the page loads the package, an entry set through the form is listed,
+// survives a reload, and vanishes once its ttl has run out. The full demo suite runs in Chromium
+// (demo.test.mjs); the browser suite runs in all three engines (scripts/test.sh).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { READY_TIMEOUT_MS, TEST_TIMEOUT_MS, WWW, startServer, stopServer } from "./harness.mjs";
+import { available, launch } from "./webdriver.mjs";
+
+/** Runs `fn(session, url)` with the demo served and `engine` on it. */
+async function withEngine(engine, fn) {
+  const server = startServer(WWW);
+  let session;
+  try {
+    const url = await server.url;
+    session = await launch(engine);
+    await fn(session, url);
+  } finally {
+    if (session) await session.quit();
+    await stopServer(server.child);
+  }
+}
+
+/** Waits for the demo's status to say the library is ready (or fails with its error banner). */
+async function waitReady(session) {
+  const state = await session.waitFor(() => {
+    const s = document.querySelector('[data-testid="status"]').dataset.state;
+    return s === "loading" ? null : { state: s, banner: document.querySelector('[data-testid="error-banner"]').textContent };
+  }, READY_TIMEOUT_MS * 2, "the demo to load the library");
+  assert.equal(state.state, "ready", `the demo did not load: ${state.banner}`);
+}
+
+/** Fills the demo's form and submits it (as a user would, field by field, with input events). */
+function addEntry(session, key, value, ttl) {
+  return session.eval((key, value, ttl) => {
+    const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+    const type = (el, text) => { el.value = text; el.dispatchEvent(new Event("input", { bubbles: true })); };
+    type($("key-input"), key);
+    type($("value-input"), value);
+    $("expiry-ttl").click();
+    type($("expiry-input"), ttl);
+    $("add-button").click();
+  }, key, value, ttl);
+}
+
+/** The listed row of `key`: `{ value, ttl }` texts, or null. */
+const row = (key) => `(() => {
+  const r = document.querySelector('[data-testid="entry-row"][data-key="${key}"]');
+  return r && { value: r.querySelector('[data-testid="entry-value"]').textContent, ttl: r.querySelector('[data-testid="entry-ttl"]').textContent };
+})`;
+
+for (const engine of ["firefox", "webkit"]) {
+  const skip = !available(engine) && `${engine} is not installed (scripts/setup.sh installs it)`;
+
+  test(`${engine}: the demo loads, an entry survives a reload, then expires on time`, { timeout: TEST_TIMEOUT_MS * 2, skip }, async () => {
+    await withEngine(engine, async (session, url) => {
+      await session.goto(url);
+      await waitReady(session);
+      const before = Date.now();
+      await addEntry(session, "greeting", "survives a reload", "4");
+      const listed = await session.waitFor(row("greeting"), 5_000, "the new entry to be listed");
+      assert.match(listed.value, /"survives a reload"/);
+      await addEntry(session, "prefs", "dark mode", "1 day");
+      await session.waitFor(row("prefs"), 5_000, "the second entry to be listed");
+
+      await session.reload();
+      await waitReady(session);
+      const again = await session.waitFor(row("greeting"), 5_000, "the entry to be listed after the reload");
+      assert.match(again.value, /"survives a reload"/);
+      assert.ok(Date.now() - before < 4_000, "the reload check ran before the ttl ran out");
+
+      // Gone once its 4 s have passed (lazy expiry on read, the reaper every 2 s), not before.
+      await session.waitFor(`(() => !(${row("greeting")})())`, 12_000, "the entry to vanish after its ttl");
+      const gone = Date.now() - before;
+      assert.ok(gone >= 3_900, `the entry vanished after ${gone} ms, before its 4 s ttl`);
+      assert.ok(await session.eval(row("prefs")), "the entry with a day to live is still listed");
+      assert.equal(await session.eval(() => window.store.get("greeting")), null, "get() no longer returns it");
+    });
+  });
+}
