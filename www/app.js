@@ -4,6 +4,7 @@
 
 import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
 import { mountCollections } from "./collections.js";
+import { mountTimeline } from "./timeline.js";
 
 const DB_NAME = "idb-ttl-demo";
 const REAP_INTERVAL_MS = 2000;
@@ -14,6 +15,10 @@ const $ = (id) => document.getElementById(id);
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
 let store = null;
+const timeline = mountTimeline(byTestId("timeline-panel"));
+// Keys the reaper removed since the timeline last recorded a pass (from "expired" events).
+const expiredSince = [];
+let passesSeen = 0;
 
 // ---------- the form ----------
 
@@ -245,6 +250,7 @@ function renderEntries() {
   countEl.textContent = String(entries.length);
   emptyNote.hidden = entries.length > 0;
   renderCountdowns();
+  timeline.render(entries);
 }
 
 function renderCountdowns() {
@@ -319,6 +325,10 @@ function reportText(r) {
 function renderStats() {
   if (!store) return;
   const s = store.stats();
+  if (s.reaperRuns > passesSeen) {
+    passesSeen = s.reaperRuns;
+    timeline.pass(s.lastRun, expiredSince.splice(0));
+  }
   byTestId("stat-reaperRuns").textContent = String(s.reaperRuns);
   byTestId("stat-removedTotal").textContent = String(s.removedTotal);
   byTestId("stat-lastRun").textContent = reportText(s.lastRun);
@@ -411,6 +421,7 @@ async function main() {
   window.store = store; // for poking at it from the devtools console
 
   store.addEventListener("expired", (ev) => {
+    expiredSince.push(...(ev.detail?.keys ?? []));
     logLine("expired", expiredText(ev.detail));
     renderStats();
   });
@@ -430,7 +441,7 @@ async function main() {
 
   await refresh();
   renderStats();
-  setInterval(() => { renderCountdowns(); renderStats(); refresh(); }, TICK_MS);
+  setInterval(() => { renderCountdowns(); renderStats(); timeline.render(); refresh(); }, TICK_MS);
 
   await mountCollections({ store, logLine, reapIntervalMs: REAP_INTERVAL_MS });
 }

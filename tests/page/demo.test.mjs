@@ -193,3 +193,26 @@ test("without the wasm build the page shows an error banner naming the fix", { t
     rmSync(bare, { recursive: true, force: true });
   }
 });
+
+test("the timeline places entries at their expiry and shows the reaper's passes", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withDemo(async ({ page }) => {
+    await addEntry(page, { key: "soon", value: "x", mode: "ttl", expiry: "6" });
+    await addEntry(page, { key: "later", value: "y", mode: "ttl", expiry: "60" });
+    await addEntry(page, { key: "kept", value: "z" });
+    const mark = (key) => sel("timeline-entry", `[data-key="${key}"]`);
+    await page.waitForSelector(mark("later"), { timeout: 5_000 });
+    const left = async (key) => parseFloat(await page.$eval(mark(key), (el) => el.style.left));
+    // The axis runs from 30 s ago (0%) to 90 s ahead (100%): now is at 25%.
+    const soon = await left("soon");
+    const later = await left("later");
+    assert.ok(soon > 25 && soon < 25 + (6 / 120) * 100 + 0.5, `"soon" (6 s) at ${soon}%`);
+    assert.ok(later > 25 + (55 / 120) * 100 && later < 25 + (60 / 120) * 100 + 0.5, `"later" (60 s) at ${later}%`);
+    assert.match(await page.textContent(sel("timeline-later")), /kept \(never\)/);
+    // Once "soon" has expired and a pass removed it: off the timeline, and a pass marked "−1".
+    await page.waitForSelector(mark("soon"), { state: "detached", timeout: 12_000 });
+    await poll(() => page.$$eval(sel("timeline-pass"), (els) => els.map((e) => Number(e.dataset.removed))),
+      (removed) => removed.some((n) => n >= 1), 6_000, "a reaper pass that removed the entry");
+    const passes = await page.locator(sel("timeline-pass")).count();
+    assert.ok(passes >= 3, `passes every 2 s are shown (${passes})`);
+  });
+});
