@@ -2,8 +2,8 @@
 // with the WebAssembly module loaded on first use.
 //
 // The module's bytes travel inside idb_ttl_wasm.js (base64 of the gzipped .wasm, written by
-// scripts/build.sh), not as a separate .wasm file: bundlers, dev servers (Vite 7 and 8, webpack,
-// esbuild, Rollup), workers of any format and Node all load a plain ES module the same way, so
+// scripts/build.sh), not as a separate .wasm file: bundlers and dev servers (tested: Vite 7 and 8,
+// webpack 5, esbuild), workers of any format and Node all load a plain ES module the same way, so
 // there is no file to locate, no plugin and no config. It costs about 1% over the gzipped .wasm.
 
 import initGlue, { Collection, TimeSeries, TtlStore } from "./idb_ttl.js";

@@ -32,6 +32,13 @@ const wasm = readFileSync(`${pkg}/idb_ttl_bg.wasm`);
 const b64 = gzipSync(wasm, { level: 9 }).toString("base64");
 writeFileSync(`${pkg}/idb_ttl_wasm.js`,
   `// idb_ttl_bg.wasm (${wasm.length} bytes), gzipped, base64. Written by scripts/build.sh.\nexport default "${b64}";\n`);
+// The glue's fallback location of the .wasm would send bundlers (webpack, Parcel) looking for a
+// file the package does not ship; index.js always passes the module in.
+const gluePath = `${pkg}/idb_ttl.js`;
+const glue = readFileSync(gluePath, "utf8");
+const fallback = "module_or_path = new URL('idb_ttl_bg.wasm', import.meta.url);";
+if (glue.split(fallback).length !== 2) throw new Error(`the wasm-bindgen glue no longer has: ${fallback}`);
+writeFileSync(gluePath, glue.replace(fallback, 'throw new Error("idb-ttl: load the package through its entry, index.js");'));
 for (const f of ["idb_ttl_bg.wasm", ".gitignore"]) {
   rmSync(`${pkg}/${f}`, { force: true });
 }

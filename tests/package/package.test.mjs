@@ -15,6 +15,8 @@ import { available, freePort, launch } from "../page/webdriver.mjs";
 
 /** The Vite majors the example is checked with (the package needs no plugin in either). */
 const VITES = { "vite 8": "8.3.8", "vite 7": "7.3.8" };
+/** Other bundlers, each used with its defaults: no loader, no plugin, no wasm option. */
+const BUNDLERS = { webpack: "5.112.2", "webpack-cli": "7.3.1", esbuild: "0.28.2" };
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const work = mkdtempSync(join(tmpdir(), "idb-ttl-package-"));
 let tarball;
@@ -42,6 +44,19 @@ before(async () => {
     writeFileSync(join(app, "package.json"), JSON.stringify(pkg, null, 2));
     run(NPM, ["install", "--no-audit", "--no-fund", "--loglevel=error"], app);
   }
+  // A page bundled by webpack and by esbuild from one entry module.
+  const b = join(work, "bundlers");
+  mkdirSync(join(b, "src"), { recursive: true });
+  writeFileSync(join(b, "package.json"), JSON.stringify({
+    name: "bundlers", private: true, type: "module",
+    dependencies: { "idb-ttl": `file:${tarball}` },
+    devDependencies: BUNDLERS,
+  }));
+  cpSync(join(ROOT, "examples/plain/index.html"), join(b, "index.html"));
+  writeFileSync(join(b, "src/entry.js"), readFileSync(join(ROOT, "examples/plain/index.html"), "utf8")
+    .match(/<script type="module">([\s\S]*)<\/script>/)[1]
+    .replace('"./idb-ttl/index.js"', '"idb-ttl"'));
+  run(NPM, ["install", "--no-audit", "--no-fund", "--loglevel=error"], b);
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -142,6 +157,47 @@ for (const label of Object.keys(VITES)) {
     } finally {
       await stopServer(child);
     }
+  });
+}
+
+/** The bundle `script` (built from src/entry.js) in the plain page, served; `fn(url)` runs while it is. */
+async function withBundle(script, fn) {
+  const b = join(work, "bundlers");
+  const html = readFileSync(join(b, "index.html"), "utf8").replace(/<script type="module">[\s\S]*<\/script>/, `<script type="module" src="./${script}"></script>`);
+  writeFileSync(join(b, "page.html"), html);
+  const server = startServer(b);
+  try {
+    await fn(`${await server.url}page.html`);
+  } finally {
+    await stopServer(server.child);
+  }
+}
+
+/** Each bundler's command line (no config file): [command, args, the bundle it writes]. */
+const BUILDS = {
+  webpack: [process.execPath, ["node_modules/webpack/bin/webpack.js", "--entry", "./src/entry.js", "--output-path", "dist-webpack", "--mode", "production"], "dist-webpack/main.js"],
+  esbuild: ["node_modules/.bin/esbuild", ["src/entry.js", "--bundle", "--format=esm", "--outfile=dist-esbuild/main.js"], "dist-esbuild/main.js"],
+};
+
+for (const [name, [cmd, args, out]] of Object.entries(BUILDS)) {
+  test(`${name}, with its defaults: the bundle works in a page and persists across a reload`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    const b = join(work, "bundlers");
+    run(cmd, args, b);
+    await withBundle(out, async (url) => {
+      await withChromium(join(ROOT, "www"), async ({ context }) => {
+        const page = await context.newPage();
+        const errors = [];
+        page.on("pageerror", (e) => errors.push(e.message));
+        for (const visits of ["1", "2"]) {
+          await page.goto(url);
+          await page.waitForSelector('#out:not([data-state="loading"])', { timeout: 15_000 });
+          const o = await page.$eval("#out", (el) => ({ ...el.dataset, text: el.textContent }));
+          assert.equal(o.state, "ready", o.text);
+          assert.equal(o.visits, visits, o.text);
+        }
+        assert.deepEqual(errors, []);
+      });
+    });
   });
 }
 
