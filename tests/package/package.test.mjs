@@ -83,6 +83,42 @@ test("the example app runs the package README's first example as it stands there
   assert.equal(readFileSync(join(ROOT, "examples/vite/src/readme.js"), "utf8"), first[1]);
 });
 
+test("every example of the package README runs, in order, against the package", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const readme = readFileSync(join(unpacked, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.ok(blocks.length >= 2, "the README has its examples");
+  const dir = join(work, "readme-page");
+  mkdirSync(dir, { recursive: true });
+  cpSync(unpacked, join(dir, "idb-ttl"), { recursive: true });
+  // One module: the examples as they stand, then a report of what they left in the store.
+  const script = blocks.join("\n").replace('from "idb-ttl"', 'from "./idb-ttl/index.js"') + `
+    const report = { entries: await store.keys(), events: await events.count(), temps: await temps.count(),
+      snapshotEntries: snapshot.entries.length };
+    document.body.dataset.report = JSON.stringify(report);`;
+  writeFileSync(join(dir, "index.html"), `<!doctype html><link rel="icon" href="data:,"><body><script type="module">
+    window.onerror = (m) => { document.body.dataset.error = String(m); };
+    window.onunhandledrejection = (e) => { document.body.dataset.error = String(e.reason && e.reason.message); };
+  </script><script type="module">${script}</script></body>`);
+  const server = startServer(dir);
+  try {
+    const url = await server.url;
+    await withChromium(join(ROOT, "www"), async ({ context }) => {
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => document.body.dataset.report || document.body.dataset.error, null, { timeout: 15_000 });
+      const { report, error } = await page.evaluate(() => ({ ...document.body.dataset }));
+      assert.equal(error, undefined, `an example failed: ${error}`);
+      const r = JSON.parse(report);
+      assert.deepEqual(r.entries, ["banner", "draft", "session", "token"]);
+      assert.equal(r.events, 1);
+      assert.equal(r.temps, 1);
+      assert.equal(r.snapshotEntries, 4);
+    });
+  } finally {
+    await stopServer(server.child);
+  }
+});
+
 /**
  * Opens `url` in Chromium and checks the example app: the README example wrote its four entries,
  * the page read the session back, and the module worker read it too and wrote its own entry.
