@@ -1,23 +1,60 @@
 //! Timers: the only module that touches the browser's clock and timers.
 //! (Cross-tab leadership for the reaper, through Web Locks, will live here too.)
 
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::pin;
+use std::rc::Rc;
 use std::task::Poll;
 
-use gloo_timers::callback::Interval;
 use gloo_timers::future::TimeoutFuture;
 
-/// The background reaper's clock: runs `tick` every `period_ms`. Dropping it cancels it, so a
-/// store that is closed or garbage-collected stops reaping without anyone remembering to.
+use crate::core::config::MAX_TIMER_MS;
+
+/// Waits `ms` milliseconds, however long: `setTimeout` keeps at most 2^31 - 1 ms (24.8 days) and
+/// fires at once for more, so longer waits are chained.
+pub async fn sleep(ms: f64) {
+    let mut left = ms.max(0.0);
+    loop {
+        let step = left.min(f64::from(MAX_TIMER_MS));
+        TimeoutFuture::new(step as u32).await;
+        left -= step;
+        if left <= 0.0 {
+            return;
+        }
+    }
+}
+
+/// The background reaper's clock: runs `tick` every `period_ms` (any length, see [`sleep`]).
+/// Dropping it stops it, so a store that is closed or garbage-collected stops reaping without
+/// anyone remembering to.
 #[must_use = "the timer is cancelled as soon as it is dropped"]
 #[derive(Debug)]
-pub struct ReaperTimer(#[allow(dead_code)] Interval);
+pub struct ReaperTimer {
+    running: Rc<Cell<bool>>,
+}
 
 impl ReaperTimer {
     /// Starts calling `tick` every `period_ms` milliseconds.
-    pub fn start(period_ms: u32, tick: impl FnMut() + 'static) -> Self {
-        ReaperTimer(Interval::new(period_ms, tick))
+    pub fn start(period_ms: f64, mut tick: impl FnMut() + 'static) -> Self {
+        let running = Rc::new(Cell::new(true));
+        let alive = running.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            loop {
+                sleep(period_ms).await;
+                if !alive.get() {
+                    return;
+                }
+                tick();
+            }
+        });
+        ReaperTimer { running }
+    }
+}
+
+impl Drop for ReaperTimer {
+    fn drop(&mut self) {
+        self.running.set(false);
     }
 }
 

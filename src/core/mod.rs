@@ -6,6 +6,8 @@ pub mod config;
 pub mod entry;
 pub mod error;
 pub mod expiry;
+pub mod options;
 pub mod reaper;
 pub mod text;
 pub mod ttl_index;
+pub mod value;

@@ -4,7 +4,7 @@
 use crate::core::error::{Error, Result};
 
 /// Default period of the background reaper (MongoDB's TTL monitor runs every 60 s).
-pub const DEFAULT_REAP_INTERVAL_MS: u32 = 60_000;
+pub const DEFAULT_REAP_INTERVAL_MS: f64 = 60_000.0;
 /// Default cap on entries removed by one pass (ArangoDB `--ttl.max-total-removes`).
 pub const DEFAULT_MAX_REMOVES_PER_RUN: u32 = 10_000;
 /// Default number of entries removed per IndexedDB transaction inside a pass.

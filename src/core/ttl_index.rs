@@ -16,6 +16,7 @@
 use crate::core::error::{Error, Result};
 use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, TtlInput, MAX_EXPIRES_AT_SECS};
 use crate::core::text::quote;
+use crate::core::value::Value;
 
 /// The unit of numeric field values (YDB's `Unit`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,21 +67,6 @@ impl TimeUnit {
     }
 }
 
-/// A field value as the JS edge read it from a document.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FieldValue {
-    /// A JS number.
-    Number(f64),
-    /// A string.
-    Text(String),
-    /// A `Date`, as `getTime()` (NaN for an Invalid Date).
-    DateMs(f64),
-    /// An array of values.
-    Array(Vec<FieldValue>),
-    /// Missing, `null`, a boolean, an object: never a date.
-    Other,
-}
-
 /// A validated TTL index definition.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TtlIndex {
@@ -110,20 +96,20 @@ impl TtlIndex {
 
     /// The reference instant (Unix ms) of a document whose field holds `v`; `None` = the
     /// document never expires.
-    pub fn reference_ms(&self, v: &FieldValue) -> Option<f64> {
+    pub fn reference_ms(&self, v: &Value) -> Option<f64> {
         let ms = match v {
-            FieldValue::Number(n) => n * self.unit.ms(),
-            FieldValue::Text(s) => parse_expires_at(ExpiresAtInput::Text(s)).ok()?,
-            FieldValue::DateMs(ms) => *ms,
+            Value::Number(n) => n * self.unit.ms(),
+            Value::Text(s) => parse_expires_at(ExpiresAtInput::Text(s)).ok()?,
+            Value::Date(ms) => *ms,
             // MongoDB: an array expires on its earliest date; nested arrays are not dates.
-            FieldValue::Array(items) => {
+            Value::List(items) => {
                 return items
                     .iter()
-                    .filter(|i| !matches!(i, FieldValue::Array(_)))
+                    .filter(|i| !matches!(i, Value::List(_)))
                     .filter_map(|i| self.reference_ms(i))
                     .min_by(f64::total_cmp)
             }
-            FieldValue::Other => return None,
+            _ => return None,
         };
         (ms.is_finite() && ms.abs() <= MAX_EXPIRES_AT_SECS * 1000.0).then_some(ms + 0.0)
     }
@@ -148,7 +134,8 @@ impl TtlIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use FieldValue::*;
+    use Value::{Date as DateMs, List as Array, Number, Text};
+    const NOT_A_DATE: Value = Value::Null;
 
     const T: f64 = 1_798_761_600_000.0; // 2027-01-01T00:00:00Z
 
@@ -159,7 +146,7 @@ mod tests {
     #[test]
     fn every_row_of_the_semantics_table() {
         let s = index("s", 3600.0);
-        let cases: Vec<(&TtlIndex, FieldValue, Option<f64>)> = vec![
+        let cases: Vec<(&TtlIndex, Value, Option<f64>)> = vec![
             (&s, Number(1_798_761_600.0), Some(T)),
             (&s, Number(1_798_761_600.5), Some(T + 500.0)),
             (&s, Text("2027-01-01T00:00:00Z".into()), Some(T)),
@@ -168,11 +155,11 @@ mod tests {
             (&s, Text("2027-01-01T00:00:00".into()), Some(T)),
             (&s, DateMs(T), Some(T)),
             (&s, Array(vec![Text("2027-06-01".into()), DateMs(T), Number(1_900_000_000.0)]), Some(T)),
-            (&s, Array(vec![Other, Text("nope".into()), Number(1_798_761_600.0)]), Some(T)),
-            (&s, Array(vec![Other, Text("nope".into())]), None),
+            (&s, Array(vec![NOT_A_DATE, Text("nope".into()), Number(1_798_761_600.0)]), Some(T)),
+            (&s, Array(vec![NOT_A_DATE, Text("nope".into())]), None),
             (&s, Array(vec![Array(vec![DateMs(T)])]), None),
             (&s, Array(vec![]), None),
-            (&s, Other, None),
+            (&s, NOT_A_DATE, None),
             (&s, Text("not a date".into()), None),
             (&s, Text("".into()), None),
             (&s, Number(f64::NAN), None),

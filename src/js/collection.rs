@@ -35,8 +35,8 @@ impl Collection {
     pub fn put(&self, doc: JsValue) -> Promise {
         let c = self.inner.clone();
         promise(async move {
-            let doc = convert::doc_in("document", &doc, c.key_path(), c.reference_field().as_deref())?;
-            c.put_many(vec![doc]).await?;
+            let docs = convert::docs("document", &Array::of1(&doc), c.key_path(), c.reference_field().as_deref())?;
+            c.put_many(docs).await?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -175,10 +175,8 @@ impl TimeSeries {
     pub fn insert_many(&self, events: JsValue) -> Promise {
         let s = self.inner.clone();
         promise(async move {
-            let arr = events.dyn_ref::<Array>().ok_or_else(|| {
-                crate::core::error::Error::wrong_type("insertMany events", &convert::describe(&events), "an array of events")
-            })?;
-            let events = convert::events_in("insertMany event", arr, &s.options())?;
+            let arr = convert::event_array(&events)?;
+            let events = convert::events_in("insertMany event", &arr, &s.options())?;
             s.insert_many(&events).await
         })
     }
@@ -188,8 +186,8 @@ impl TimeSeries {
     pub fn query(&self, options: JsValue) -> Promise {
         let s = self.inner.clone();
         promise(async move {
-            let (meta, from, to) = convert::query_options(&options)?;
-            s.query(meta.as_deref(), from, to).await
+            let q = convert::query_options(&options)?;
+            s.query(q.meta_key.as_deref(), q.from_ms, q.to_ms).await
         })
     }
 

@@ -209,7 +209,7 @@ impl TtlStore {
     pub fn collection(&self, name: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
         promise(async move {
-            let name = text_arg("collection name", &name)?;
+            let name = convert::name("collection name", &name)?;
             let (key_path, ttl) = convert::collection_options(&options)?;
             Ok(Collection { inner: store.collection(&name, key_path.as_deref(), ttl).await? })
         })
@@ -220,7 +220,7 @@ impl TtlStore {
     pub fn time_series(&self, name: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
         promise(async move {
-            let name = text_arg("time series name", &name)?;
+            let name = convert::name("time series name", &name)?;
             let options = convert::series_options(&options)?;
             Ok(TimeSeries { inner: store.time_series(&name, options).await? })
         })
@@ -276,14 +276,7 @@ impl TtlStore {
 }
 
 fn db_name(v: &JsValue) -> Result<String> {
-    text_arg("database name", v)
-}
-
-fn text_arg(what: &str, v: &JsValue) -> Result<String> {
-    match v.as_string() {
-        Some(s) if !s.is_empty() => Ok(s),
-        _ => Err(Error::wrong_type(what, &convert::describe(v), "a non-empty string")),
-    }
+    convert::name("database name", v)
 }
 
 fn listener_args<'a>(kind: &JsValue, listener: &'a JsValue) -> Result<(String, &'a js_sys::Function)> {

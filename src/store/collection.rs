@@ -9,7 +9,8 @@ use wasm_bindgen::prelude::*;
 use super::Store;
 use crate::core::error::{Error, Result};
 use crate::core::text::{js_number, quote};
-use crate::core::ttl_index::{FieldValue, TimeUnit, TtlIndex};
+use crate::core::ttl_index::{TimeUnit, TtlIndex};
+use crate::core::value::Value;
 use crate::idb::{Definition, DocWrite};
 use crate::timer::now_ms;
 
@@ -34,8 +35,8 @@ pub(super) struct State {
 pub struct DocIn {
     /// The value at the key path (validated string or number).
     pub id: JsValue,
-    /// The field's value, read as a possible date.
-    pub field: FieldValue,
+    /// The TTL field's value, read as a possible date.
+    pub field: Value,
     /// The document itself.
     pub doc: JsValue,
 }
@@ -104,7 +105,7 @@ impl Collection {
         state.ttl.as_ref().map(|t| t.field.clone()).or_else(|| state.keyed_by.as_ref().map(|(f, _)| f.clone()))
     }
 
-    fn reference_ms(&self, v: &FieldValue) -> f64 {
+    fn reference_ms(&self, v: &Value) -> f64 {
         let state = self.state.borrow();
         let index = match (&state.ttl, &state.keyed_by) {
             (Some(t), _) => t.clone(),
@@ -225,13 +226,10 @@ impl Collection {
         let conn = self.store.conn()?;
         let docs = conn.all_doc_values(&self.name).await?;
         let index = next.ttl.clone().expect("rekey is for a new TTL index");
-        let writes: Vec<DocWrite> = docs
-            .iter()
-            .map(|doc| DocWrite {
-                id: js_sys::Reflect::get(&doc, &self.key_path.as_str().into()).unwrap_or(JsValue::UNDEFINED),
-                reference_ms: index.reference_ms(&crate::js::convert::field_value(&doc, &index.field)).unwrap_or(f64::INFINITY),
-                doc,
-            })
+        let read = crate::js::convert::docs("stored document", &docs, &self.key_path, Some(&index.field))?;
+        let writes: Vec<DocWrite> = read
+            .into_iter()
+            .map(|d| DocWrite { reference_ms: index.reference_ms(&d.field).unwrap_or(f64::INFINITY), id: d.id, doc: d.doc })
             .collect();
         conn.replace_docs(&self.name, &writes).await
     }

@@ -1,0 +1,388 @@
+//! Every option object of the API, read out of a [`Value`] and validated: `TtlStore.open`'s
+//! options, `set`/`expire` options, collection and TTL-index options, time-series options, query
+//! bounds. Typed structs name the accepted options (unknown ones are refused by name, so a typo
+//! such as `{ expire: 60 }` never silently stores an entry that never expires); each field is
+//! then checked with its name in the message.
+
+use serde::Deserialize;
+
+use crate::core::buckets::SeriesOptions;
+use crate::core::config::{StoreConfig, MAX_TIMER_MS};
+use crate::core::entry::ExpirySpec;
+use crate::core::error::{Error, Result};
+use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Ttl, TtlInput};
+use crate::core::reaper::ReapLimits;
+use crate::core::text::js_number;
+use crate::core::ttl_index::TtlIndex;
+use crate::core::value::{from_value, Value};
+
+/// The largest whole number a JS number holds exactly (`Number.MAX_SAFE_INTEGER`).
+pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+const DURATIONS: &str = "a non-negative number of seconds or a duration such as \"PT10M\", \"90 days\", \"1h 30m\"";
+
+/// `what` was given a value of the wrong type.
+fn wrong(what: &str, v: &Value, accepted: &str) -> Error {
+    Error::wrong_type(what, &v.describe(), accepted)
+}
+
+/// A ttl-like value (`ttl`, `defaultTtl`, `expireAfter`): a number of seconds or a duration.
+pub fn ttl_input<'a>(what: &str, v: &'a Value) -> Result<TtlInput<'a>> {
+    match v {
+        Value::Number(n) => Ok(TtlInput::Seconds(*n)),
+        Value::Text(s) => Ok(TtlInput::Text(s)),
+        other => Err(wrong(what, other, DURATIONS)),
+    }
+}
+
+/// An absolute time (`expiresAt`, query bounds): Unix seconds, an ISO-8601 string or a Date.
+pub fn expires_at_input<'a>(what: &str, v: &'a Value) -> Result<ExpiresAtInput<'a>> {
+    match v {
+        Value::Number(n) => Ok(ExpiresAtInput::Seconds(*n)),
+        Value::Text(s) => Ok(ExpiresAtInput::Text(s)),
+        Value::Date(ms) => Ok(ExpiresAtInput::DateMs(*ms)),
+        other => Err(wrong(what, other, "Unix seconds as a number, an ISO-8601 string or a Date")),
+    }
+}
+
+/// `expiresAt`-like `v` parsed to Unix ms, its errors naming `what` instead of `expiresAt`.
+pub fn instant_ms(what: &str, v: &Value) -> Result<f64> {
+    parse_expires_at(expires_at_input(what, v)?).map_err(|e| rename(e, what))
+}
+
+/// The parser names the value `expiresAt`; elsewhere it is a query bound or an event's time.
+pub fn rename(e: Error, what: &str) -> Error {
+    match e {
+        Error::InvalidType(m) => Error::InvalidType(m.replacen("expiresAt", what, 1)),
+        Error::OutOfRange(m) => Error::OutOfRange(m.replacen("expiresAt", what, 1)),
+        other => other,
+    }
+}
+
+/// Prefixes a bad-input error with where it happened (`"setMany entry 3: "`).
+pub fn prefix(e: Error, p: &str) -> Error {
+    match e {
+        Error::InvalidType(m) => Error::InvalidType(format!("{p}{m}")),
+        Error::OutOfRange(m) => Error::OutOfRange(format!("{p}{m}")),
+        other => other,
+    }
+}
+
+fn bool_option(what: &str, v: Option<&Value>) -> Result<Option<bool>> {
+    match v {
+        None => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(wrong(what, other, "true or false")),
+    }
+}
+
+/// A whole number option in `1..=max`.
+pub fn whole(what: &str, v: &Value, max: f64) -> Result<f64> {
+    match v {
+        Value::Number(n) if n.is_finite() && n.fract() == 0.0 && *n >= 1.0 && *n <= max => Ok(*n),
+        Value::Number(n) => Err(Error::OutOfRange(format!(
+            "{what} {} is not accepted; expected a whole number from 1 to {}",
+            js_number(*n),
+            js_number(max)
+        ))),
+        other => Err(wrong(what, other, "a whole number >= 1")),
+    }
+}
+
+fn text_option<'a>(what: &str, v: Option<&'a Value>, accepted: &str) -> Result<Option<&'a str>> {
+    match v {
+        None => Ok(None),
+        Some(Value::Text(s)) => Ok(Some(s)),
+        Some(other) => Err(wrong(what, other, accepted)),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct StoreOptionsIn {
+    default_ttl: Option<Value>,
+    reap_interval_ms: Option<Value>,
+    max_removes_per_run: Option<Value>,
+    max_removes_per_collection: Option<Value>,
+    batch_size: Option<Value>,
+    auto_reap: Option<Value>,
+    timeout_ms: Option<Value>,
+}
+
+/// `TtlStore.open(name, options)`'s options.
+pub fn store_config(v: &Value) -> Result<StoreConfig> {
+    let o: StoreOptionsIn = from_value("TtlStore.open options", v)?;
+    let mut config = StoreConfig::default();
+    if let Some(t) = &o.default_ttl {
+        config.default_ttl = Some(Ttl::parse_as("defaultTtl", ttl_input("defaultTtl", t)?)?);
+    }
+    if let Some(ms) = &o.reap_interval_ms {
+        config.reap_interval_ms = whole("reapIntervalMs", ms, MAX_SAFE_INTEGER)?;
+    }
+    if let Some(ms) = &o.timeout_ms {
+        config.timeout_ms = whole("timeoutMs", ms, f64::from(MAX_TIMER_MS))? as u32;
+    }
+    let cap = |name: &str, v: &Option<Value>| -> Result<Option<u32>> {
+        v.as_ref().map(|v| whole(name, v, f64::from(u32::MAX)).map(|n| n as u32)).transpose()
+    };
+    let defaults = ReapLimits::default();
+    let per_run = cap("maxRemovesPerRun", &o.max_removes_per_run)?.unwrap_or(defaults.max_removes_per_run);
+    config.limits = ReapLimits::new(
+        cap("batchSize", &o.batch_size)?.unwrap_or(defaults.batch_size),
+        per_run,
+        cap("maxRemovesPerCollection", &o.max_removes_per_collection)?.unwrap_or(defaults.max_removes_per_collection),
+    )?;
+    if let Some(auto) = bool_option("autoReap", o.auto_reap.as_ref())? {
+        config.auto_reap = auto;
+    }
+    Ok(config)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SetOptionsIn {
+    ttl: Option<Value>,
+    expires_at: Option<Value>,
+    keep_ttl: Option<Value>,
+}
+
+/// The options of `set` and of each `setMany` entry; `what` names them in messages.
+pub fn set_options(what: &str, v: &Value) -> Result<ExpirySpec> {
+    let o: SetOptionsIn = from_value(what, v)?;
+    let keep = bool_option("keepTtl", o.keep_ttl.as_ref())?.unwrap_or(false);
+    let ttl = o.ttl.as_ref().map(|t| ttl_input("ttl", t)).transpose()?;
+    let at = o.expires_at.as_ref().map(|a| expires_at_input("expiresAt", a)).transpose()?;
+    ExpirySpec::parse(ttl, at, keep)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ExpireOptionsIn {
+    ttl: Option<Value>,
+    expires_at: Option<Value>,
+}
+
+/// The options of `expire(key, options)`.
+pub fn expire_options(v: &Value) -> Result<ExpirySpec> {
+    let o: ExpireOptionsIn = from_value("expire options", v)?;
+    let ttl = o.ttl.as_ref().map(|t| ttl_input("ttl", t)).transpose()?;
+    let at = o.expires_at.as_ref().map(|a| expires_at_input("expiresAt", a)).transpose()?;
+    ExpirySpec::parse_for_expire(ttl, at)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct CollectionOptionsIn {
+    key_path: Option<Value>,
+    ttl_index: Option<Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct TtlIndexIn {
+    field: Option<Value>,
+    expire_after: Option<Value>,
+    unit: Option<Value>,
+}
+
+/// `{ keyPath, ttlIndex: { field, expireAfter, unit } }` of `store.collection(name, options)`.
+pub fn collection_options(v: &Value) -> Result<(Option<String>, Option<TtlIndex>)> {
+    let o: CollectionOptionsIn = from_value("collection options", v)?;
+    let key_path = match &o.key_path {
+        None => None,
+        Some(Value::Text(k)) if !k.is_empty() => Some(k.clone()),
+        Some(other) => return Err(wrong("keyPath", other, "the name of the property holding each document's id, e.g. \"id\"")),
+    };
+    let ttl = o.ttl_index.as_ref().map(ttl_index_options).transpose()?;
+    Ok((key_path, ttl))
+}
+
+fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
+    if matches!(v, Value::Null) {
+        return Err(wrong("ttlIndex", v, "{ field, expireAfter, unit? }"));
+    }
+    let o: TtlIndexIn = from_value("ttlIndex", v)?;
+    let field = match &o.field {
+        Some(Value::Text(f)) => f.as_str(),
+        other => return Err(wrong("ttlIndex.field", other.as_ref().unwrap_or(&Value::Undefined), "the name of a document field, e.g. \"createdAt\"")),
+    };
+    let after = o.expire_after.as_ref().ok_or_else(|| {
+        Error::InvalidType("ttlIndex needs expireAfter: seconds or a duration such as \"90 days\" (0: the field is the expiry time)".into())
+    })?;
+    let unit = text_option("ttlIndex.unit", o.unit.as_ref(), "\"s\", \"ms\", \"us\" or \"ns\"")?;
+    TtlIndex::new(field, ttl_input("ttlIndex.expireAfter", after)?, unit)
+}
+
+/// `expireAfter` of `setExpireAfter(v)`: exact seconds.
+pub fn expire_after(v: &Value) -> Result<f64> {
+    parse_exact_secs("expireAfter", ttl_input("expireAfter", v)?)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SeriesOptionsIn {
+    time_field: Option<Value>,
+    meta_field: Option<Value>,
+    granularity: Option<Value>,
+    expire_after: Option<Value>,
+}
+
+/// `{ timeField, metaField, granularity, expireAfter }` of `store.timeSeries(name, options)`;
+/// `None` when no options were given (open an existing series as it is).
+pub fn series_options(v: &Value) -> Result<Option<SeriesOptions>> {
+    if matches!(v, Value::Undefined | Value::Null) {
+        return Ok(None);
+    }
+    let o: SeriesOptionsIn = from_value("timeSeries options", v)?;
+    let time_field = text_option("timeField", o.time_field.as_ref(), "a string")?.ok_or_else(|| {
+        Error::InvalidType("timeSeries options need timeField: the name of the event field holding its time".into())
+    })?;
+    let meta_field = text_option("metaField", o.meta_field.as_ref(), "a string")?;
+    let granularity = text_option("granularity", o.granularity.as_ref(), "\"seconds\", \"minutes\" or \"hours\"")?;
+    let after = o.expire_after.as_ref().map(|a| ttl_input("expireAfter", a)).transpose()?;
+    SeriesOptions::new(time_field, meta_field, granularity, after).map(Some)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct QueryIn {
+    meta: Option<Value>,
+    from: Option<Value>,
+    to: Option<Value>,
+}
+
+/// A time-series query: the meta value's key, and inclusive bounds in Unix ms (open when absent).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    /// The meta value's key (the edge replaces `meta` by its key before the core sees it).
+    pub meta_key: Option<String>,
+    /// Lower bound, inclusive.
+    pub from_ms: f64,
+    /// Upper bound, inclusive.
+    pub to_ms: f64,
+}
+
+/// `{ meta, from, to }` of `query`.
+pub fn query_options(v: &Value) -> Result<Query> {
+    let o: QueryIn = from_value("query options", v)?;
+    let bound = |name: &str, b: &Option<Value>, open: f64| -> Result<f64> {
+        b.as_ref().map_or(Ok(open), |b| instant_ms(&format!("query {name}"), b))
+    };
+    Ok(Query {
+        meta_key: match o.meta {
+            None => None,
+            Some(Value::Text(k)) => Some(k),
+            Some(other) => Some(other.describe()),
+        },
+        from_ms: bound("from", &o.from, f64::NEG_INFINITY)?,
+        to_ms: bound("to", &o.to, f64::INFINITY)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::value::Value::*;
+
+    fn rec(fields: &[(&str, Value)]) -> Value {
+        Record(fields.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+    }
+
+    fn type_error(r: Result<impl std::fmt::Debug>) -> String {
+        match r {
+            Err(Error::InvalidType(m)) => m,
+            other => panic!("expected a TypeError, got {other:?}"),
+        }
+    }
+
+    fn range_error(r: Result<impl std::fmt::Debug>) -> String {
+        match r {
+            Err(Error::OutOfRange(m)) => m,
+            other => panic!("expected a RangeError, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn store_options_and_their_defaults() {
+        let c = store_config(&Undefined).unwrap();
+        assert_eq!(c, StoreConfig::default());
+        let c = store_config(&rec(&[
+            ("reapIntervalMs", Number(3e9)),
+            ("maxRemovesPerRun", Number(100_000.0)),
+            ("autoReap", Bool(false)),
+            ("timeoutMs", Number(500.0)),
+            ("defaultTtl", Text("1 day".into())),
+        ]))
+        .unwrap();
+        assert_eq!(c.reap_interval_ms, 3e9, "past setTimeout's 24.8-day limit");
+        assert_eq!(c.limits.max_removes_per_run, 100_000);
+        assert!(!c.auto_reap);
+        assert_eq!(c.timeout_ms, 500);
+        assert!(c.default_ttl.is_some());
+    }
+
+    #[test]
+    fn bad_store_options_name_the_option_and_the_value() {
+        let cases: Vec<(Value, &str)> = vec![
+            (rec(&[("expire", Number(60.0))]), "TtlStore.open options has an unknown option \"expire\"; accepted: defaultTtl, reapIntervalMs"),
+            (Date(0.0), "TtlStore.open options Date(0) is not accepted; expected an object with defaultTtl"),
+            (rec(&[("autoReap", Text("no".into()))]), "autoReap \"no\" is not accepted; expected true or false"),
+            (rec(&[("batchSize", Other("5n".into()))]), "batchSize 5n is not accepted; expected a whole number >= 1"),
+            (rec(&[("defaultTtl", Null)]), "defaultTtl null is not accepted"),
+        ];
+        for (v, want) in cases {
+            let m = type_error(store_config(&v));
+            assert!(m.starts_with(want), "{m}");
+        }
+        let m = range_error(store_config(&rec(&[("reapIntervalMs", Number(1e16))])));
+        assert_eq!(m, "reapIntervalMs 10000000000000000 is not accepted; expected a whole number from 1 to 9007199254740991");
+        let m = range_error(store_config(&rec(&[("timeoutMs", Number(2_147_483_648.0))])));
+        assert!(m.starts_with("timeoutMs 2147483648 is not accepted; expected a whole number from 1 to 2147483647"), "{m}");
+    }
+
+    #[test]
+    fn set_options_never_turn_a_mistake_into_no_expiry() {
+        // Before: a Date, a boxed number, a DOM node or an ArrayBuffer as the options object read
+        // as "no options" and the entry never expired.
+        for (v, shown) in [
+            (Date(1.8e12), "Date(1800000000000)"),
+            (Other("a Number object (5)".into()), "a Number object (5)"),
+            (Other("an HTMLDivElement".into()), "an HTMLDivElement"),
+            (Other("an ArrayBuffer (8 bytes)".into()), "an ArrayBuffer (8 bytes)"),
+            (Number(60.0), "60"),
+            (Text("1 day".into()), "\"1 day\""),
+            (List(vec![]), "[]"),
+        ] {
+            let m = type_error(set_options("set options", &v));
+            assert!(m.starts_with(&format!("set options {shown} is not accepted; expected an object with ttl, expiresAt, keepTtl")), "{m}");
+        }
+        assert_eq!(set_options("set options", &Null).unwrap(), ExpirySpec::Default);
+        assert_eq!(set_options("set options", &rec(&[])).unwrap(), ExpirySpec::Default);
+        let m = type_error(set_options("set options", &rec(&[("ttl", Bool(true))])));
+        assert!(m.starts_with("ttl true is not accepted"), "{m}");
+        let m = type_error(set_options("setMany entry 2 options", &rec(&[("keepTTL", Bool(true))])));
+        assert_eq!(m, "setMany entry 2 options has an unknown option \"keepTTL\"; accepted: ttl, expiresAt, keepTtl");
+    }
+
+    #[test]
+    fn collection_series_and_query_options() {
+        let (kp, ttl) = collection_options(&rec(&[
+            ("keyPath", Text("sid".into())),
+            ("ttlIndex", rec(&[("field", Text("at".into())), ("expireAfter", Text("1h".into())), ("unit", Text("ms".into()))])),
+        ]))
+        .unwrap();
+        assert_eq!(kp.as_deref(), Some("sid"));
+        assert_eq!(ttl.unwrap().expire_after_secs, 3600.0);
+        let m = type_error(collection_options(&rec(&[("ttlIndex", rec(&[("field", Text("at".into())), ("after", Number(1.0))]))])));
+        assert_eq!(m, "ttlIndex has an unknown option \"after\"; accepted: field, expireAfter, unit");
+        let m = type_error(collection_options(&rec(&[("ttlIndex", Null)])));
+        assert!(m.starts_with("ttlIndex null is not accepted"), "{m}");
+        assert!(series_options(&Undefined).unwrap().is_none());
+        let m = type_error(series_options(&rec(&[("metaField", Text("s".into()))])));
+        assert!(m.starts_with("timeSeries options need timeField"), "{m}");
+        let q = query_options(&rec(&[("meta", Text("\"a\"".into())), ("from", Number(1e9))])).unwrap();
+        assert_eq!(q, Query { meta_key: Some("\"a\"".into()), from_ms: 1e12, to_ms: f64::INFINITY });
+        let m = range_error(query_options(&rec(&[("to", Number(f64::NAN))])));
+        assert!(m.starts_with("query to NaN is not a number of seconds"), "{m}");
+    }
+}

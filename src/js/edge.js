@@ -1,0 +1,211 @@
+// The JS side of the edge (src/js/convert.rs): every read of a user's value happens here, inside
+// try/catch, and comes back as plain data. A throwing getter, a Proxy trap or a revoked Proxy
+// becomes a TypeError that names the argument and the user's own error; nothing the user passes
+// can throw inside wasm. Rust calls these through `catch` bindings.
+
+const TAG = "\u0001";
+const MAX_DEPTH = 8;
+const toString = Object.prototype.toString;
+
+const tag = (kind, v) => (v === undefined ? { [TAG]: kind } : { [TAG]: kind, v });
+
+// Whether `s` has no lone surrogate (it would become U+FFFD in Rust, and two names would meet).
+function wellFormed(s) {
+  if (typeof s.isWellFormed === "function") return s.isWellFormed();
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+}
+
+// "a HTMLDivElement", "an ArrayBuffer": the article a noun takes.
+const article = (noun) => (/^[AEIOU]/.test(noun) ? `an ${noun}` : `a ${noun}`);
+
+function describeObject(v) {
+  const kind = toString.call(v).slice(8, -1);
+  if (kind === "Date") {
+    const ms = Date.prototype.getTime.call(v);
+    return Number.isNaN(ms) ? "an Invalid Date" : `Date(${ms})`;
+  }
+  if (kind === "ArrayBuffer") return `an ArrayBuffer (${v.byteLength} bytes)`;
+  if (ArrayBuffer.isView(v)) return `${article(kind)} (${v.byteLength} bytes)`;
+  if (kind === "Number" || kind === "String" || kind === "Boolean" || kind === "BigInt" || kind === "Symbol") {
+    return `${article(kind)} object (${describe(v.valueOf())})`;
+  }
+  if (kind === "Map" || kind === "Set") return `${article(kind)} (${v.size} entries)`;
+  if (Array.isArray(v) || kind === "Object") {
+    let json;
+    try { json = JSON.stringify(v); } catch { json = undefined; }
+    if (json === undefined) return Array.isArray(v) ? "an array" : "an object";
+    return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+  }
+  return article(kind);
+}
+
+// A value as a developer would recognise it in a message: "abc", 12, NaN, {"a":1}, 5n,
+// Date(1800000000000), a function, an HTMLDivElement, an ArrayBuffer (8 bytes). Never throws.
+export function describe(v) {
+  try {
+    switch (typeof v) {
+      case "string": {
+        const cut = v.length > 100 ? `${JSON.stringify(v.slice(0, 100))}... (${v.length} characters)` : JSON.stringify(v);
+        return wellFormed(v) ? cut : `${cut} (with a lone surrogate)`;
+      }
+      case "bigint": return `${v}n`;
+      case "symbol": return `a symbol (${String(v.description)})`;
+      case "function": return "a function";
+      case "object": return v === null ? "null" : describeObject(v);
+      default: return String(v);
+    }
+  } catch (e) {
+    return `a value that cannot be read (${errorText(e)})`;
+  }
+}
+
+function errorText(e) {
+  try {
+    if (e instanceof Error) return `${e.name}: ${e.message}`;
+    return String(e);
+  } catch {
+    return "an exception that cannot be shown";
+  }
+}
+
+// The TypeError for a value whose reading threw: it names where, and carries the user's error.
+function unreadable(what, at, e) {
+  return new TypeError(`${what}${at} cannot be read: ${errorText(e)}`, { cause: e });
+}
+
+// `v` as plain data for the core (core/value.rs): primitives as they are, plain objects and
+// arrays copied (own enumerable string keys, read once; properties set to undefined left out),
+// null, Dates and everything else tagged. `keyed`, if given, names a top-level property whose
+// value is replaced by its grouping key (see metaKey). Throws a TypeError naming `what` and the
+// path if reading throws.
+export function plain(v, what, keyed) {
+  let at = "";
+  const seen = new Set();
+  const copy = (x, path, depth) => {
+    at = path;
+    switch (typeof x) {
+      case "undefined": case "boolean": case "number": return x;
+      case "string": return wellFormed(x) ? x : tag("other", describe(x));
+      case "bigint": case "symbol": case "function": return tag("other", describe(x));
+    }
+    if (x === null) return tag("null");
+    if (seen.has(x)) return tag("other", "a cyclic reference");
+    if (depth > MAX_DEPTH) return tag("other", "an object nested too deep");
+    const kind = toString.call(x);
+    if (kind === "[object Date]") return tag("date", Date.prototype.getTime.call(x));
+    const array = Array.isArray(x);
+    if (!array && kind !== "[object Object]") return tag("other", describe(x));
+    seen.add(x);
+    let out;
+    if (array) {
+      const n = x.length;
+      out = new Array(n);
+      for (let i = 0; i < n; i++) out[i] = copy(x[i], `${path}[${i}]`, depth + 1);
+    } else {
+      out = {};
+      for (const k of Object.keys(x)) {
+        const value = depth === 0 && k === keyed ? metaKey(x[k]) : copy(x[k], `${path}.${k}`, depth + 1);
+        if (value !== undefined) out[k] = value;
+      }
+    }
+    seen.delete(x);
+    at = path;
+    return out;
+  };
+  try {
+    return copy(v, "", 0);
+  } catch (e) {
+    throw unreadable(what, at, e);
+  }
+}
+
+// A copy of the array `v` (its elements as they are), or undefined if `v` is not an array.
+export function readArray(v, what) {
+  let at = "";
+  try {
+    if (!Array.isArray(v)) return undefined;
+    const n = v.length;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) { at = `[${i}]`; out[i] = v[i]; }
+    return out;
+  } catch (e) {
+    throw unreadable(what, at, e);
+  }
+}
+
+// setMany's entries, [key, value] or [key, value, options]: their keys and values as they are,
+// their options as plain data. `bad` is the index of the first entry of another shape (-1: none).
+export function readEntries(v) {
+  const entries = readArray(v, "setMany entries");
+  if (entries === undefined) return undefined;
+  const keys = [];
+  const values = [];
+  const options = [];
+  for (let i = 0; i < entries.length; i++) {
+    const where = `setMany entry ${i}`;
+    const e = readArray(entries[i], where);
+    if (e === undefined || e.length < 2 || e.length > 3) return { bad: i, shown: describe(entries[i]) };
+    keys.push(e[0]);
+    values.push(e[1]);
+    options.push(plain(e[2], `${where} options`));
+  }
+  return { keys, values, options, bad: -1, shown: "" };
+}
+
+// Documents to put: each one's id (at `keyPath`) and, if `field` is given, the value of its TTL
+// field as plain data. `bad` is the index of the first document that is not an object (-1: none).
+export function readDocs(docs, what, keyPath, field) {
+  const ids = [];
+  const fields = [];
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    const where = docs.length === 1 && what === "document" ? what : `${what} ${i}`;
+    if (d === null || typeof d !== "object" || readArray(d, where) !== undefined) {
+      return { bad: i, shown: describe(d) };
+    }
+    try {
+      ids.push(d[keyPath]);
+      fields.push(field === undefined ? undefined : plain(d[field], `${where}.${field}`));
+    } catch (e) {
+      throw e instanceof TypeError && e.message.startsWith(where) ? e : unreadable(where, `.${keyPath}`, e);
+    }
+  }
+  return { ids, fields, bad: -1, shown: "" };
+}
+
+// Reads the time and meta fields of every event at once. Times that are numbers (Unix seconds)
+// or Dates come back in `values` (kind 0 / 1); anything else is left in `raw` for the Rust parser
+// (kind 2), or described (kind 3: not a string either).
+export function readEvents(events, what, timeField, metaField) {
+  const n = events.length;
+  const kinds = new Uint8Array(n);
+  const values = new Float64Array(n);
+  const raw = new Array(n);
+  const metaKeys = new Array(n);
+  const metas = new Array(n);
+  let i = 0;
+  try {
+    for (; i < n; i++) {
+      const e = events[i];
+      const object = e !== null && typeof e === "object";
+      const t = object ? e[timeField] : undefined;
+      if (typeof t === "number") { values[i] = t; }
+      else if (t !== null && typeof t === "object" && toString.call(t) === "[object Date]") { kinds[i] = 1; values[i] = Date.prototype.getTime.call(t); }
+      else if (typeof t === "string" && wellFormed(t)) { kinds[i] = 2; raw[i] = t; }
+      else { kinds[i] = 3; raw[i] = describe(t); }
+      const m = metaField === undefined || !object ? undefined : e[metaField];
+      metas[i] = m === undefined ? null : m;
+      metaKeys[i] = metaKey(m);
+    }
+  } catch (e) {
+    throw unreadable(`${what} ${i}`, "", e);
+  }
+  return { kinds, values, raw, metaKeys, metas };
+}
+
+// The grouping key of a meta value: equal JSON, equal series (MongoDB compares meta values
+// whole). No meta value: "".
+export function metaKey(m) {
+  if (m === undefined) return "";
+  try { return JSON.stringify(m) ?? String(m); } catch { return describe(m); }
+}
