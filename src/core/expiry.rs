@@ -4,9 +4,14 @@
 //! and words the errors. Instants are computed as civil date-times in UTC (no time zone database
 //! is carried), which covers the whole range up to 9999-12-31T23:59:59Z.
 //!
-//! Strings are read by jiff's Temporal (RFC 9557) parser, so besides the documented forms it also
-//! takes its relatives (`2019-05-27T21:20`, a space for `T`, `+01` offsets), but not a bare
-//! number such as `"20270101"` or `"3600"`: its unit is ambiguous, so the caller is asked to say.
+//! Strings are read by jiff's Temporal (RFC 9557) parser. Besides the documented grammar it takes,
+//! and the README documents (each form has a test below): lowercase `t` and `z`; a space for `T`;
+//! a comma for the decimal point; the basic format (`20261224T180000Z`); reduced precision
+//! (`2026-12-24T18:00Z`, `2026-12-24T18Z`); offsets as `+0100` or `+01`; the extended year
+//! `+002026-12-24`; up to nine fraction digits; and a leap second, `23:59:60`, which reads as
+//! `23:59:59` (as Temporal does: a Unix time has no leap seconds). Refused: offsets beyond
+//! ±23:59:59 (`+25:00`), hour 24, week and ordinal dates, time-zone annotations, and a bare number
+//! such as `"20270101"` or `"3600"`: its unit is ambiguous, so the caller is asked to say.
 
 use crate::core::error::Error;
 use crate::core::text::{js_number, quote};
@@ -101,7 +106,25 @@ fn parse_at_text(text: &str) -> Result<f64, Error> {
     // No time means midnight, no offset means UTC (API.md "Expiry values").
     let civil = pieces.date().to_datetime(pieces.time().unwrap_or_default());
     let offset = pieces.to_numeric_offset().unwrap_or(Offset::UTC);
+    // jiff reads offsets up to ±25:59:59; no clock on Earth is past ±14:00, RFC 3339 and
+    // Temporal stop at ±23:59(:59). "+25:00" is a typo, not a time.
+    if offset.seconds().abs() > MAX_OFFSET_SECS {
+        return Err(bad(format!(
+            "has the UTC offset {}, beyond \u{b1}23:59:59 (offsets run from -12:00 to +14:00 in practice)",
+            offset_text(offset.seconds())
+        )));
+    }
     check_at_range(&shown, civil_ms(civil, offset))
+}
+
+/// The largest UTC offset accepted, in seconds (23:59:59, as Temporal and RFC 9557).
+const MAX_OFFSET_SECS: i32 = 23 * 3600 + 59 * 60 + 59;
+
+/// An offset as `+25:00` or `-00:30:15`.
+fn offset_text(secs: i32) -> String {
+    let (sign, s) = if secs < 0 { ('-', -secs) } else { ('+', secs) };
+    let base = format!("{sign}{:02}:{:02}", s / 3600, s / 60 % 60);
+    if s % 60 == 0 { base } else { format!("{base}:{:02}", s % 60) }
 }
 
 /// Whether the text starts with a year field above 9999 (`10000-01-01`, `+010000-01-01`): jiff
@@ -478,6 +501,40 @@ mod tests {
             let ttl = Ttl::parse(Text(text)).unwrap();
             assert_eq!(ttl.exact_ms(), None, "{text}");
             assert_eq!(ttl.expires_at_ms(*now), Ok(*want), "{text} from {now}");
+        }
+    }
+
+    /// What is accepted beyond the documented grammar (the README lists each), and what is not.
+    #[test]
+    fn iso_8601_forms_beyond_the_grammar() {
+        const DEC24_18: f64 = 1_798_135_200_000.0; // 2026-12-24T18:00:00Z (date -u -d ... +%s)
+        const LEAP: f64 = 1_483_228_799_000.0; // 2016-12-31T23:59:59Z
+        let accepted: &[(&str, f64)] = &[
+            ("2026-12-24t18:00:00z", DEC24_18),           // lowercase t and z
+            ("2026-12-24 18:00:00Z", DEC24_18),           // a space for T
+            ("2026-12-24T18:00:00,5Z", DEC24_18 + 500.0), // a comma for the decimal point
+            ("20261224T180000Z", DEC24_18),               // basic format
+            ("2026-12-24T18:00Z", DEC24_18),              // reduced precision: no seconds
+            ("2026-12-24T18Z", DEC24_18),                 // reduced precision: the hour alone
+            ("2026-12-24T19:00:00+0100", DEC24_18),       // offset without a colon
+            ("2026-12-24T19:00:00+01", DEC24_18),         // offset hours alone
+            ("2026-12-25T07:59:59+13:59:59", DEC24_18),   // an offset with seconds
+            ("2026-12-25T17:59:59+23:59:59", DEC24_18),   // the largest offset
+            ("+002026-12-24T18:00:00Z", DEC24_18),        // extended year
+            ("2016-12-31T23:59:60Z", LEAP),               // a leap second reads as :59
+        ];
+        for (text, want) in accepted {
+            assert_eq!(parse_expires_at(ExpiresAtInput::Text(text)), Ok(*want), "{text}");
+        }
+        for (text, part) in [
+            ("2026-12-24T18:00:00+25:00", "has the UTC offset +25:00, beyond ±23:59:59"),
+            ("2026-12-24T18:00:00+24:00", "has the UTC offset +24:00"),
+            ("2026-12-24T18:00:00-24:30", "has the UTC offset -24:30"),
+            ("2026-W52-4", "is not a valid ISO-8601"),
+            ("2026-358", "is not a valid ISO-8601"),
+        ] {
+            let e = parse_expires_at(ExpiresAtInput::Text(text)).unwrap_err();
+            assert!(matches!(&e, Error::InvalidType(m) if m.contains(part) && m.contains(text)), "{text}: {e}");
         }
     }
 

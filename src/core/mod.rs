@@ -8,6 +8,7 @@ pub mod error;
 pub mod expiry;
 pub mod options;
 pub mod reaper;
+pub mod snapshot;
 pub mod text;
 pub mod ttl_index;
 pub mod value;

@@ -77,9 +77,19 @@ impl Conn {
     /// `put`/`putMany`: one transaction, all or nothing; the same id twice: the last wins.
     pub async fn put_docs(&self, c: &str, writes: &[DocWrite]) -> Result<()> {
         let op = "writing documents";
-        self.check_storable(writes.iter().map(|w| (&w.id, &w.doc)), |id| format!("document {} of collection {}", describe_key(id), quote(c)))
-            .await?;
+        self.check_docs(c, writes).await?;
         let (tx, store) = self.write_tx(op, DOCS)?;
+        self.put_docs_in(op, &store, c, writes).await?;
+        self.commit(op, tx).await
+    }
+
+    pub(super) async fn check_docs(&self, c: &str, writes: &[DocWrite]) -> Result<()> {
+        self.check_storable(writes.iter().map(|w| (&w.id, &w.doc)), |id| format!("document {} of collection {}", describe_key(id), quote(c)))
+            .await
+    }
+
+    /// The requests of `put_docs`, in a transaction the caller commits.
+    pub(super) async fn put_docs_in(&self, op: &str, store: &IdbObjectStore, c: &str, writes: &[DocWrite]) -> Result<()> {
         let by_id = index_named(&store, BY_ID)?;
         let order: Vec<u32> = if writes.len() > 1 {
             let ids: Array = writes.iter().map(|w| w.id.clone()).collect();
@@ -102,7 +112,7 @@ impl Conn {
             }
             store.put(&doc_record(c, w.reference_ms, &w.id, &w.doc)).map_err(|e| self.put_error(&w.id, e))?;
         }
-        self.commit(op, tx).await
+        Ok(())
     }
 
     /// Live documents with `ids`, in order, `undefined` where missing or expired.

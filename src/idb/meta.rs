@@ -42,6 +42,13 @@ impl Definition {
         }
     }
 
+    /// The collection's or series' name.
+    pub fn name(&self) -> &str {
+        match self {
+            Definition::Collection { name, .. } | Definition::Series { name, .. } => name,
+        }
+    }
+
     /// The stored form: a plain object.
     pub fn to_js(&self) -> JsValue {
         let o = Object::new();
@@ -158,7 +165,12 @@ impl Conn {
     pub async fn put_definition(&self, def: &Definition) -> Result<()> {
         let op = "saving a collection definition";
         let (tx, store) = self.write_tx(op, META)?;
-        self.js(op, store.put_with_key(&def.to_js(), &def.key().into()))?;
+        self.put_definition_in(op, &store, def)?;
         self.commit(op, tx).await
+    }
+
+    /// The request of `put_definition`, in a transaction the caller commits.
+    pub(super) fn put_definition_in(&self, op: &str, store: &web_sys::IdbObjectStore, def: &Definition) -> Result<()> {
+        self.js(op, store.put_with_key(&def.to_js(), &def.key().into())).map(drop)
     }
 }

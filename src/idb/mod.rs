@@ -107,6 +107,18 @@ pub struct Write {
     pub spec: ExpirySpec,
 }
 
+/// Everything one `import()` writes: entries, then per collection its definition and documents,
+/// per time series its definition, events and bucket span.
+#[derive(Debug, Default)]
+pub struct ImportWrites {
+    /// Entries, each with its absolute expiry.
+    pub entries: Vec<Write>,
+    /// Collections: definition and documents.
+    pub collections: Vec<(Definition, Vec<DocWrite>)>,
+    /// Time series: definition, events, bucket span.
+    pub series: Vec<(Definition, EventsIn, crate::core::buckets::Granularity)>,
+}
+
 /// How `expire`/`persist` change a live entry's expiry.
 #[derive(Debug)]
 pub enum ExpiryChange<'a> {
@@ -267,8 +279,19 @@ impl Conn {
     /// resolves to the past removes the key and stores nothing.
     pub async fn write(&self, writes: &[Write], default_ttl: Option<&Ttl>, now: f64) -> Result<()> {
         let op = "writing";
-        self.check_storable(writes.iter().map(|w| (&w.key, &w.value)), |k| format!("the value for key {}", describe_key(k))).await?;
+        self.check_entries(writes).await?;
         let (tx, store) = self.write_tx(op, ENTRIES)?;
+        self.write_in(op, &store, writes, default_ttl, now).await?;
+        self.commit(op, tx).await
+    }
+
+    async fn check_entries(&self, writes: &[Write]) -> Result<()> {
+        self.check_storable(writes.iter().map(|w| (&w.key, &w.value)), |k| format!("the value for key {}", describe_key(k))).await
+    }
+
+    /// The requests of `write`, in a transaction the caller commits.
+    async fn write_in(&self, op: &str, store: &IdbObjectStore, writes: &[Write], default_ttl: Option<&Ttl>, now: f64) -> Result<()> {
+        let store = store.clone();
         let by_key = index(&store)?;
         // Writing the same key twice in one batch: the last one wins, as if applied in order.
         let order: Vec<u32> = if writes.len() > 1 {
@@ -322,6 +345,37 @@ impl Conn {
                     self.settle(op, &put).await?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// `store.import()`: definitions, entries, documents and events in one transaction over
+    /// every object store, all or nothing. Every value was checked before the first request.
+    pub async fn import(&self, w: &ImportWrites, now: f64) -> Result<()> {
+        let op = "importing a snapshot";
+        self.check_entries(&w.entries).await?;
+        for (def, docs) in &w.collections {
+            self.check_docs(def.name(), docs).await?;
+        }
+        for (def, events, _) in &w.series {
+            self.check_events(def.name(), events).await?;
+        }
+        let names: Array = [ENTRIES, DOCS, BUCKETS, META].iter().map(|n| JsValue::from_str(n)).collect();
+        let sys = self.js(op, self.sys().transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite))?;
+        let tx = Tx { sys, completed: false };
+        let store = |name: &str| self.js(op, tx.sys.object_store(name));
+        let meta = store(META)?;
+        for def in w.collections.iter().map(|(d, _)| d).chain(w.series.iter().map(|(d, _, _)| d)) {
+            self.put_definition_in(op, &meta, def)?;
+        }
+        self.write_in(op, &store(ENTRIES)?, &w.entries, None, now).await?;
+        let docs = store(DOCS)?;
+        for (def, writes) in &w.collections {
+            self.put_docs_in(op, &docs, def.name(), writes).await?;
+        }
+        let buckets = store(BUCKETS)?;
+        for (def, events, granularity) in &w.series {
+            self.insert_events_in(op, &buckets, def.name(), events, *granularity).await?;
         }
         self.commit(op, tx).await
     }
@@ -538,6 +592,13 @@ impl Conn {
                 "the value for key {} cannot be stored: {}; IndexedDB stores structured-cloneable values (objects, arrays, Date, Map, Set, Blob, typed arrays...), not functions, symbols or DOM nodes",
                 describe_key(key),
                 ex.message()
+            )),
+            // Not a DOMException: the value's own code threw while being cloned (a getter, a
+            // Proxy trap); the user's error, not a storage failure.
+            None => Error::InvalidType(format!(
+                "the value for key {} cannot be stored: reading it threw {}",
+                describe_key(key),
+                thrown_text(&e)
             )),
             _ => storage_error(&self.name, "writing", e),
         }

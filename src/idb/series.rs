@@ -10,7 +10,7 @@
 use js_sys::{Array, Float64Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{IdbCursorDirection, IdbCursorWithValue, IdbKeyRange};
+use web_sys::{IdbCursorDirection, IdbCursorWithValue, IdbKeyRange, IdbObjectStore};
 
 use super::{index_named, last_of, Conn, BUCKETS, BY_BUCKET};
 use crate::core::buckets::{fill, group, Granularity};
@@ -65,11 +65,29 @@ impl Conn {
     /// how many bucket records were written.
     pub async fn insert_events(&self, s: &str, input: &EventsIn, granularity: Granularity) -> Result<u32> {
         let op = "inserting events";
+        self.check_events(s, input).await?;
+        let (tx, store) = self.write_tx(op, BUCKETS)?;
+        let written = self.insert_events_in(op, &store, s, input, granularity).await?;
+        self.commit(op, tx).await?;
+        Ok(written)
+    }
+
+    pub(super) async fn check_events(&self, s: &str, input: &EventsIn) -> Result<()> {
         let events = JsValue::from(&input.events);
-        self.check_storable([(&JsValue::UNDEFINED, &events)], |_| format!("an event of time series {}", quote(s))).await?;
+        self.check_storable([(&JsValue::UNDEFINED, &events)], |_| format!("an event of time series {}", quote(s))).await
+    }
+
+    /// The requests of `insert_events`, in a transaction the caller commits.
+    pub(super) async fn insert_events_in(
+        &self,
+        op: &str,
+        store: &IdbObjectStore,
+        s: &str,
+        input: &EventsIn,
+        granularity: Granularity,
+    ) -> Result<u32> {
         let pairs: Vec<(String, f64)> = input.meta_keys.iter().cloned().zip(input.times_ms.iter().copied()).collect();
         let groups = group(&pairs, granularity);
-        let (tx, store) = self.write_tx(op, BUCKETS)?;
         let by_bucket = index_named(&store, BY_BUCKET)?;
         // The last bucket of every (meta, span), found all at once.
         let lookups = groups
@@ -120,7 +138,6 @@ impl Conn {
                 from = to;
             }
         }
-        self.commit(op, tx).await?;
         Ok(written)
     }
 

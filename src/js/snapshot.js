@@ -8,6 +8,12 @@
 
 const FORMAT = "idb-ttl-snapshot";
 
+// "a Map", "an ArrayBuffer", "an HTMLDivElement": what a non-plain object is, for messages.
+function kindOf(v) {
+  const name = v.constructor && v.constructor.name ? v.constructor.name : "non-plain object";
+  return /^[AEIOU]/.test(name) ? `an ${name}` : `a ${name}`;
+}
+
 function refuse(where, path, what) {
   throw new TypeError(
     `${where}: ${path} is ${what}, which a JSON snapshot cannot carry; store it as JSON data ` +
@@ -37,22 +43,12 @@ function encode(v, where, path) {
   }
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) {
-    refuse(where, path, `a ${v.constructor && v.constructor.name ? v.constructor.name : "non-plain object"}`);
+    refuse(where, path, kindOf(v));
   }
   const keys = Object.keys(v);
   if (keys.length === 1 && keys[0] === "$date") refuse(where, path, 'an object shaped like a Date tag ({ "$date": ... })');
   const out = {};
   for (const k of keys) out[k] = encode(v[k], where, `${path}.${k}`);
-  return out;
-}
-
-function decode(v) {
-  if (v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) return v.map(decode);
-  const keys = Object.keys(v);
-  if (keys.length === 1 && keys[0] === "$date") return new Date(v.$date);
-  const out = {};
-  for (const k of keys) out[k] = decode(v[k]);
   return out;
 }
 
@@ -97,49 +93,99 @@ export function buildSnapshot(database, now, entryRecs, collections, series) {
   return snapshot;
 }
 
+// A snapshot's value back to what was stored: JSON data as it is, a Date tag back to a Date.
+// Anything a snapshot made by export() cannot hold (undefined, NaN, -0, a Map, a Date object, an
+// ArrayBuffer, a DOM node, a sparse array, an invalid Date tag...) is refused by path: an import
+// restores values faithfully or not at all.
+function decode(v, path) {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") {
+    if (!Number.isFinite(v) || Object.is(v, -0)) refuseImport(path, Object.is(v, -0) ? "-0" : String(v));
+    return v;
+  }
+  if (typeof v !== "object") refuseImport(path, v === undefined ? "undefined" : `a ${typeof v}`);
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) refuseImport(`${path}[${i}]`, "a hole in a sparse array");
+      out[i] = decode(v[i], `${path}[${i}]`);
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) {
+    refuseImport(path, kindOf(v));
+  }
+  const keys = Object.keys(v);
+  if (keys.length === 1 && keys[0] === "$date") {
+    const d = typeof v.$date === "string" ? new Date(v.$date) : new Date(NaN);
+    if (Number.isNaN(d.getTime())) refuseImport(path, `a Date tag with no valid date (${JSON.stringify(v.$date)})`);
+    return d;
+  }
+  const out = {};
+  for (const k of keys) out[k] = decode(v[k], `${path}.${k}`);
+  return out;
+}
+
+function refuseImport(path, what) {
+  throw new TypeError(`import: ${path} is ${what}, which a snapshot made by export() cannot hold; ` +
+    "snapshot values are JSON data (strings, finite numbers, booleans, null, arrays, plain objects) and Dates as { \"$date\": ISO }");
+}
+
 function need(cond, what) {
   if (!cond) throw new TypeError(`import: ${what}; expected a snapshot made by store.export() (format "${FORMAT}", version 1)`);
 }
 
-// What to restore, values decoded and anything expired at `now` left out (counted in `skipped`).
-export function readSnapshot(s, now) {
-  need(s !== null && typeof s === "object" && s.format === FORMAT, `the value is not an idb-ttl snapshot`);
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const expiry = (v, path) => {
+  need(v === null || typeof v === "number", `${path} is ${v === undefined ? "missing" : "not Unix seconds or null"}`);
+  return v;
+};
+
+// What to restore, every value checked and decoded; nothing expired is left out here (the core
+// checks each expiry as set() does, and skips what has expired). Reading a hostile object throws
+// a TypeError (the caller reaches this through a catch binding).
+//   { entries: [[key, value, expiresAt]], collections: [{ name, keyPath, ttlIndex, documents,
+//     expiries }], timeSeries: [{ name, options, events }] }
+export function readSnapshot(s) {
+  try {
+    return readSnapshotUnguarded(s);
+  } catch (e) {
+    if (e instanceof TypeError && e.message.startsWith("import: ")) throw e;
+    throw new TypeError(`import: the snapshot cannot be read: ${e && e.name}: ${e && e.message}`, { cause: e });
+  }
+}
+
+function readSnapshotUnguarded(s) {
+  need(isObject(s) && s.format === FORMAT, "the value is not an idb-ttl snapshot");
   need(s.version === 1, `snapshot version ${JSON.stringify(s.version)} is not supported`);
   for (const k of ["entries", "collections", "timeSeries"]) need(Array.isArray(s[k]), `snapshot.${k} is not an array`);
-  let skipped = 0;
-  const entries = [];
-  s.entries.forEach((e, i) => {
-    need(e && typeof e === "object" && "key" in e && "value" in e, `snapshot.entries[${i}] has no key or value`);
-    need(e.expiresAt === null || typeof e.expiresAt === "number", `snapshot.entries[${i}].expiresAt is not Unix seconds or null`);
-    if (e.expiresAt !== null && e.expiresAt * 1000 <= now) { skipped++; return; }
-    entries.push([e.key, decode(e.value), e.expiresAt]);
+  const entries = s.entries.map((e, i) => {
+    const p = `snapshot.entries[${i}]`;
+    need(isObject(e) && "key" in e && "value" in e, `${p} has no key or value`);
+    return [e.key, decode(e.value, `${p}.value`), expiry(e.expiresAt, `${p}.expiresAt`)];
   });
   const collections = s.collections.map((c, i) => {
-    need(c && typeof c.name === "string" && Array.isArray(c.documents), `snapshot.collections[${i}] has no name or documents`);
+    const p = `snapshot.collections[${i}]`;
+    need(isObject(c) && typeof c.name === "string" && Array.isArray(c.documents), `${p} has no name or documents`);
     const documents = [];
-    for (const d of c.documents) {
-      if (d.expiresAt !== null && d.expiresAt * 1000 <= now) { skipped++; continue; }
-      documents.push(decode(d.document));
-    }
-    return { name: c.name, keyPath: c.keyPath, ttlIndex: c.ttlIndex, documents };
+    const expiries = [];
+    c.documents.forEach((d, j) => {
+      need(isObject(d) && "document" in d, `${p}.documents[${j}] has no document`);
+      documents.push(decode(d.document, `${p}.documents[${j}].document`));
+      expiries.push(expiry(d.expiresAt, `${p}.documents[${j}].expiresAt`));
+    });
+    return { name: c.name, keyPath: decode(c.keyPath, `${p}.keyPath`), ttlIndex: decode(c.ttlIndex ?? null, `${p}.ttlIndex`), documents, expiries };
   });
   const timeSeries = s.timeSeries.map((t, i) => {
-    need(t && typeof t.name === "string" && t.options && Array.isArray(t.buckets), `snapshot.timeSeries[${i}] has no name, options or buckets`);
-    const cutoff = t.options.expireAfter == null ? -Infinity : now - t.options.expireAfter * 1000;
+    const p = `snapshot.timeSeries[${i}]`;
+    need(isObject(t) && typeof t.name === "string" && isObject(t.options) && Array.isArray(t.buckets), `${p} has no name, options or buckets`);
     const events = [];
-    for (const b of t.buckets) {
-      for (const e of b.events) {
-        const ev = decode(e);
-        const time = ev[t.options.timeField];
-        const ms = time instanceof Date ? time.getTime() : typeof time === "number" ? time * 1000 : Date.parse(time);
-        if (ms <= cutoff) { skipped++; continue; }
-        events.push(ev);
-      }
-    }
-    const options = { ...t.options };
-    if (options.metaField === null) delete options.metaField;
-    if (options.expireAfter === null) delete options.expireAfter;
-    return { name: t.name, options, events };
+    t.buckets.forEach((b, j) => {
+      need(isObject(b) && Array.isArray(b.events), `${p}.buckets[${j}] has no events`);
+      b.events.forEach((e, k) => events.push(decode(e, `${p}.buckets[${j}].events[${k}]`)));
+    });
+    return { name: t.name, options: decode(t.options, `${p}.options`), events };
   });
-  return { entries, collections, timeSeries, skipped };
+  return { entries, collections, timeSeries };
 }

@@ -1,13 +1,21 @@
-//! What `export()` reads: every stored entry, document and bucket with the definitions, in
-//! one consistent-enough sweep (one transaction per store). Shaping it into a JSON snapshot is
-//! the JS edge's job (`js/snapshot.js`).
+//! Backup and restore. `export()` reads every stored entry, document and bucket with the
+//! definitions (one transaction per store); shaping it into a JSON snapshot is the JS edge's job
+//! (`js/snapshot.js`). `import()` writes everything in one transaction, all or nothing, after
+//! every value and every expiry was checked (`core::snapshot`).
 
 use js_sys::Array;
 use wasm_bindgen::JsValue;
 
 use super::Store;
-use crate::core::error::Result;
-use crate::idb::Definition;
+use crate::core::buckets::SeriesOptions;
+use crate::core::entry::{ExpirySpec, NEVER_MS};
+use crate::core::error::{Error, Result};
+use crate::core::snapshot::expired;
+use crate::core::text::quote;
+use crate::core::ttl_index::TtlIndex;
+use crate::idb::{collection_key, series_key, Definition, DocWrite, EventsIn, ImportWrites, Write};
+use crate::store::DocIn;
+use crate::timer::now_ms;
 
 /// Raw records for a snapshot.
 #[derive(Debug)]
@@ -18,6 +26,31 @@ pub struct SnapshotData {
     pub collections: Array,
     /// `[definition, bucket records]` per time series.
     pub series: Array,
+}
+
+/// A snapshot checked by the edge: keys, names, options and times validated, expiries parsed
+/// (Unix ms, `None` = never).
+#[derive(Debug, Default)]
+pub struct ImportInput {
+    /// `(key, value, expiry)`.
+    pub entries: Vec<(JsValue, JsValue, Option<f64>)>,
+    /// `(name, keyPath, TTL index, [(document, expiry)])`.
+    pub collections: Vec<(String, String, Option<TtlIndex>, Vec<(DocIn, Option<f64>)>)>,
+    /// `(name, options, events)`.
+    pub series: Vec<(String, SeriesOptions, EventsIn)>,
+}
+
+/// What an import restored, and what it left out because it had expired since the export.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ImportReport {
+    /// Entries written.
+    pub entries: u32,
+    /// Documents written.
+    pub documents: u32,
+    /// Events written.
+    pub events: u32,
+    /// Items left out: expired since the export.
+    pub skipped: u32,
 }
 
 impl Store {
@@ -39,5 +72,88 @@ impl Store {
             }
         }
         Ok(SnapshotData { entries, collections, series })
+    }
+
+    /// Restores a checked snapshot in one transaction, leaving out what has expired since the
+    /// export. A collection or time series that exists already must have the snapshot's
+    /// definition (a time series may change `expireAfter`, as `timeSeries()` allows).
+    pub async fn import(&self, input: ImportInput) -> Result<ImportReport> {
+        let now = now_ms();
+        let conn = self.conn()?;
+        let mut report = ImportReport::default();
+        let mut w = ImportWrites::default();
+        for (key, value, expiry) in input.entries {
+            if expired(expiry, now) {
+                report.skipped += 1;
+                continue;
+            }
+            w.entries.push(Write { key, value, spec: ExpirySpec::At(expiry.unwrap_or(NEVER_MS)) });
+        }
+        report.entries = w.entries.len() as u32;
+
+        for (name, key_path, ttl, docs) in input.collections {
+            let keyed_by = ttl.as_ref().map(|t| (t.field.clone(), t.unit));
+            let def = Definition::Collection { name: name.clone(), key_path, ttl: ttl.clone(), keyed_by };
+            match conn.definition(&collection_key(&name)).await? {
+                Some(have) if have != def => {
+                    return Err(Error::InvalidType(format!(
+                        "import: collection {} exists here with another keyPath or TTL index than in the snapshot; import into a store without it, or clear and drop it first",
+                        quote(&name)
+                    )))
+                }
+                _ => {}
+            }
+            let mut writes = Vec::new();
+            for (doc, expiry) in docs {
+                if expired(expiry, now) {
+                    report.skipped += 1;
+                    continue;
+                }
+                let reference_ms = ttl.as_ref().and_then(|t| t.reference_ms(&doc.field)).unwrap_or(f64::INFINITY);
+                writes.push(DocWrite { id: doc.id, reference_ms, doc: doc.doc });
+            }
+            report.documents += writes.len() as u32;
+            w.collections.push((def, writes));
+        }
+
+        for (name, options, events) in input.series {
+            if let Some(Definition::Series { options: have, .. }) = conn.definition(&series_key(&name)).await? {
+                let shape = SeriesOptions { expire_after_secs: have.expire_after_secs, ..options.clone() };
+                if shape != have {
+                    return Err(Error::InvalidType(format!(
+                        "import: time series {} exists here with another timeField, metaField or granularity than in the snapshot",
+                        quote(&name)
+                    )));
+                }
+            }
+            let cutoff = options.expired_through_ms(now).unwrap_or(f64::NEG_INFINITY);
+            let live: Vec<usize> = (0..events.times_ms.len()).filter(|&i| events.times_ms[i] > cutoff).collect();
+            report.skipped += (events.times_ms.len() - live.len()) as u32;
+            report.events += live.len() as u32;
+            let kept = EventsIn {
+                events: live.iter().map(|&i| events.events.get(i as u32)).collect(),
+                times_ms: live.iter().map(|&i| events.times_ms[i]).collect(),
+                meta_keys: live.iter().map(|&i| events.meta_keys[i].clone()).collect(),
+                metas: live.iter().map(|&i| events.metas.get(i as u32)).collect(),
+            };
+            let granularity = options.granularity;
+            w.series.push((Definition::Series { name, options }, kept, granularity));
+        }
+
+        conn.import(&w, now).await?;
+        // Handles of this store see the restored definitions.
+        for (def, _) in &w.collections {
+            if let (Definition::Collection { ttl, keyed_by, .. }, Some(state)) = (def, self.0.collections.borrow().get(def.name())) {
+                state.replace(super::collection::State::new(ttl.clone(), keyed_by.clone()));
+            }
+        }
+        for (def, _, _) in &w.series {
+            if let (Definition::Series { options, .. }, Some(shared)) = (def, self.0.series.borrow().get(def.name())) {
+                shared.replace(options.clone());
+            }
+        }
+        let keys: Array = w.entries.iter().map(|e| e.key.clone()).collect();
+        self.emit_change("import", keys);
+        Ok(report)
     }
 }

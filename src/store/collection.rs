@@ -30,6 +30,12 @@ pub(super) struct State {
     keyed_by: Option<(String, TimeUnit)>,
 }
 
+impl State {
+    pub(super) fn new(ttl: Option<TtlIndex>, keyed_by: Option<(String, TimeUnit)>) -> State {
+        State { ttl, keyed_by }
+    }
+}
+
 /// A document as the JS edge read it: its id and the value of the field documents are keyed by.
 #[derive(Debug)]
 pub struct DocIn {

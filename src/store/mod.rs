@@ -23,7 +23,7 @@ mod collection;
 mod series;
 
 pub use collection::{Collection, DocIn};
-pub use backup::SnapshotData;
+pub use backup::{ImportInput, ImportReport, SnapshotData};
 pub use series::Series;
 
 /// The events a store dispatches.

@@ -74,3 +74,58 @@ async fn values_json_cannot_carry_are_refused_naming_them() {
     assert_eq!(raw_records(&name).await.length(), 1, "a refused import wrote nothing");
     destroy(&name).await;
 }
+
+/// `import()` applies `set()`'s checks to every expiry, refuses values a snapshot cannot hold by
+/// path, and writes all or nothing: a refused import leaves the store as it was, including an
+/// existing key of the same name (an `expiresAt: NaN` entry used to delete it and report success).
+#[wasm_bindgen_test]
+async fn import_checks_everything_and_writes_all_or_nothing() {
+    let name = db_name("importbad");
+    let s = open_manual(&name).await;
+    call(&s, "set", &["k".into(), "before".into(), JsValue::UNDEFINED]).await;
+    let snap = |entries: &str, collections: &str| {
+        js(&format!("({{ format: 'idb-ttl-snapshot', version: 1, database: 'x', exportedAt: 0, entries: {entries}, collections: {collections}, timeSeries: [] }})"))
+    };
+    let ok_entry = "{ key: 'new', value: 1, expiresAt: null }";
+    for (entries, class, parts) in [
+        ("[{ key: 'k', value: 1, expiresAt: NaN }]", "RangeError", vec!["snapshot.entries[0].expiresAt NaN", "not a number of seconds"]),
+        ("[{ key: 'k', value: 1, expiresAt: Date.now() }]", "RangeError", vec!["snapshot.entries[0].expiresAt", "looks like milliseconds"]),
+        ("[{ key: 'k', value: 1, expiresAt: 1e21 }]", "RangeError", vec!["snapshot.entries[0].expiresAt 1e+21", "beyond 9999"]),
+        ("[{ key: 'k', value: 1, expiresAt: 1e300 }]", "RangeError", vec!["expiresAt 1e+300"]),
+        ("[{ key: 'k', value: 1, expiresAt: '2099-01-01' }]", "TypeError", vec!["snapshot.entries[0].expiresAt is not Unix seconds or null"]),
+        ("[{ key: 'k', value: 1 }]", "TypeError", vec!["snapshot.entries[0].expiresAt is missing"]),
+        ("[{ key: 'k', value: new Date(0), expiresAt: null }]", "TypeError", vec!["snapshot.entries[0].value is a Date", "{ \"$date\": ISO }"]),
+        ("[{ key: 'k', value: { a: new ArrayBuffer(8) }, expiresAt: null }]", "TypeError", vec!["snapshot.entries[0].value.a is an ArrayBuffer"]),
+        ("[{ key: 'k', value: [document.createElement('div')], expiresAt: null }]", "TypeError", vec!["snapshot.entries[0].value[0] is an HTMLDivElement"]),
+        ("[{ key: 'k', value: { $date: 'never' }, expiresAt: null }]", "TypeError", vec!["a Date tag with no valid date"]),
+        ("[{ key: 'k', value: { n: NaN }, expiresAt: null }]", "TypeError", vec!["snapshot.entries[0].value.n is NaN"]),
+    ] {
+        let e = try_call(&s, "import", &[snap(&format!("[{ok_entry}, {}]", &entries[1..entries.len() - 1]), "[]")]).await.unwrap_err();
+        let parts: Vec<&str> = parts.iter().map(|p| if p.starts_with("snapshot.entries[0]") { p.replacen("[0]", "[1]", 1).leak() as &str } else { *p }).collect();
+        assert_error(&e, class, &parts);
+    }
+    // Valid entries, then one collection whose document cannot be keyed: nothing at all is written.
+    let bad_doc = "[{ name: 'c', keyPath: 'id', ttlIndex: null, documents: [{ document: { id: 1 }, expiresAt: null }, { document: { id: null }, expiresAt: null }] }]";
+    let e = try_call(&s, "import", &[snap(&format!("[{ok_entry}]"), bad_doc)]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["snapshot.collections[0].documents 1", "key null"]);
+    // A throwing getter in the snapshot: the user's own error, named.
+    let e = try_call(&s, "import", &[js("({ format: 'idb-ttl-snapshot', version: 1, get entries() { throw new Error('boom'); } })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["import: the snapshot cannot be read", "Error: boom"]);
+    assert_eq!(raw_keys(&name).await, vec![JsValue::from("k")], "a refused import wrote nothing and deleted nothing");
+    assert_eq!(call(&s, "get", &["k".into()]).await, "before");
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0);
+    assert_eq!(raw_store(&name, "meta", "getAll").await.length(), 0, "no collection definition either");
+    // And a good one writes everything, in one go.
+    let good = "[{ name: 'c', keyPath: 'id', ttlIndex: null, documents: [{ document: { id: 1, at: { $date: '2030-01-01T00:00:00Z' } }, expiresAt: null }] }]";
+    let report = call(&s, "import", &[snap(&format!("[{ok_entry}]"), good)]).await;
+    assert_eq!(json(&report), r#"{"entries":1,"documents":1,"events":0,"skipped":0}"#);
+    let c = call(&s, "collection", &["c".into(), JsValue::UNDEFINED]).await;
+    assert!(field(&call(&c, "get", &[1.into()]).await, "at").is_instance_of::<js_sys::Date>());
+    // A collection that exists with another definition is refused, naming it; nothing written.
+    call(&s, "collection", &["d".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    let other = "[{ name: 'd', keyPath: 'id', ttlIndex: { field: 'at', expireAfter: 3600, unit: 's' }, documents: [] }]";
+    let e = try_call(&s, "import", &[snap("[{ key: 'z', value: 1, expiresAt: null }]", other)]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["collection \"d\" exists here with another keyPath or TTL index"]);
+    assert!(call(&s, "get", &["z".into()]).await.is_undefined());
+    destroy(&name).await;
+}
