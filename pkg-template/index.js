@@ -40,16 +40,66 @@ async function load() {
   }
 }
 
-// The static entry points wait for the module, so there is no init() to forget.
-for (const name of ["open", "destroy"]) {
-  const direct = TtlStore[name];
-  Object.defineProperty(TtlStore, name, {
-    value: async function (...args) {
-      await init();
+// The objects this module handed out, with their class. A method called on anything else (a
+// detached method, another class's object, a freed one, a forged one) is refused here, before
+// wasm-bindgen would follow its pointer into wasm memory as if it were one of its own.
+const genuine = new WeakMap();
+const handedOut = (v) => {
+  genuine.set(v, v.constructor);
+  return v;
+};
+
+function replace(target, name, make) {
+  const d = Object.getOwnPropertyDescriptor(target, name);
+  if (d.get) Object.defineProperty(target, name, { ...d, get: make(d.get) });
+  else Object.defineProperty(target, name, { ...d, value: make(d.value) });
+}
+
+// The methods that answer at once rather than with a Promise.
+const SYNC = new Set(["stats", "pauseReaper", "resumeReaper", "close", "addEventListener", "removeEventListener", "ttlIndex", "free"]);
+
+for (const [cls, label] of [[TtlStore, "store"], [Collection, "collection"], [TimeSeries, "timeSeries"]]) {
+  const proto = cls.prototype;
+  for (const name of [...Object.getOwnPropertyNames(proto), ...Object.getOwnPropertySymbols(proto)]) {
+    // wasm-bindgen's own helpers (__destroy_into_raw) are called by free() itself.
+    if (name === "constructor" || (typeof name === "string" && name.startsWith("__"))) continue;
+    const getter = Object.getOwnPropertyDescriptor(proto, name).get !== undefined;
+    const sync = getter || SYNC.has(name) || typeof name === "symbol";
+    const what = typeof name === "symbol" ? name.toString() : name;
+    const refuse = (self) => new TypeError(`${cls.name}.${what} was called on ${describeThis(self)} instead of a ${cls.name}; ` +
+      `call it on the object itself, e.g. ${label}.${what}(...), or bind it: ${label}.${what}.bind(${label})`);
+    replace(proto, name, (direct) => function (...args) {
+      if (genuine.get(this) !== cls) {
+        if (sync) throw refuse(this);
+        return Promise.reject(refuse(this));
+      }
+      if (name === "free" || name === Symbol.dispose) genuine.delete(this);
       return direct.apply(this, args);
-    },
-    writable: true,
-    configurable: true,
+    });
+  }
+}
+
+function describeThis(v) {
+  if (v === undefined || v === null) return String(v);
+  for (const cls of [TtlStore, Collection, TimeSeries]) {
+    if (v instanceof cls) return genuine.has(v) ? `a ${cls.name}` : `a ${cls.name} that was freed or not made by idb-ttl`;
+  }
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+// The static entry points wait for the module, so there is no init() to forget; what they and
+// the factory methods hand out is recorded as genuine.
+replace(TtlStore, "open", (direct) => async function (...args) {
+  await init();
+  return handedOut(await direct.apply(this, args));
+});
+replace(TtlStore, "destroy", (direct) => async function (...args) {
+  await init();
+  return direct.apply(this, args);
+});
+for (const name of ["collection", "timeSeries"]) {
+  replace(TtlStore.prototype, name, (guarded) => function (...args) {
+    return guarded.apply(this, args).then(handedOut);
   });
 }
 

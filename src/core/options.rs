@@ -89,6 +89,24 @@ pub fn whole(what: &str, v: &Value, max: f64) -> Result<f64> {
     }
 }
 
+/// The longest field name or name accepted, in characters.
+pub const MAX_NAME_CHARS: usize = 1000;
+
+/// A document or event field name (`keyPath`, `ttlIndex.field`, `timeField`, `metaField`): a
+/// non-empty string of at most [`MAX_NAME_CHARS`] characters.
+fn field_name<'a>(what: &str, v: Option<&'a Value>, example: &str) -> Result<Option<&'a str>> {
+    match v {
+        None => Ok(None),
+        Some(Value::Text(s)) if s.is_empty() => Err(wrong(what, &Value::Text(String::new()), example)),
+        Some(Value::Text(s)) if s.chars().count() > MAX_NAME_CHARS => Err(Error::OutOfRange(format!(
+            "{what} {} is longer than {MAX_NAME_CHARS} characters; expected {example}",
+            Value::Text(s.clone()).describe()
+        ))),
+        Some(Value::Text(s)) => Ok(Some(s)),
+        Some(other) => Err(wrong(what, other, example)),
+    }
+}
+
 fn text_option<'a>(what: &str, v: Option<&'a Value>, accepted: &str) -> Result<Option<&'a str>> {
     match v {
         None => Ok(None),
@@ -188,11 +206,8 @@ struct TtlIndexIn {
 /// `{ keyPath, ttlIndex: { field, expireAfter, unit } }` of `store.collection(name, options)`.
 pub fn collection_options(v: &Value) -> Result<(Option<String>, Option<TtlIndex>)> {
     let o: CollectionOptionsIn = from_value("collection options", v)?;
-    let key_path = match &o.key_path {
-        None => None,
-        Some(Value::Text(k)) if !k.is_empty() => Some(k.clone()),
-        Some(other) => return Err(wrong("keyPath", other, "the name of the property holding each document's id, e.g. \"id\"")),
-    };
+    let key_path = field_name("keyPath", o.key_path.as_ref(), "the name of the property holding each document's id, e.g. \"id\"")?;
+    let key_path = key_path.map(str::to_owned);
     let ttl = o.ttl_index.as_ref().map(ttl_index_options).transpose()?;
     Ok((key_path, ttl))
 }
@@ -202,10 +217,9 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
         return Err(wrong("ttlIndex", v, "{ field, expireAfter, unit? }"));
     }
     let o: TtlIndexIn = from_value("ttlIndex", v)?;
-    let field = match &o.field {
-        Some(Value::Text(f)) => f.as_str(),
-        other => return Err(wrong("ttlIndex.field", other.as_ref().unwrap_or(&Value::Undefined), "the name of a document field, e.g. \"createdAt\"")),
-    };
+    let example = "the name of a document field, e.g. \"createdAt\"";
+    let field = field_name("ttlIndex.field", o.field.as_ref(), example)?
+        .ok_or_else(|| wrong("ttlIndex.field", &Value::Undefined, example))?;
     let after = o.expire_after.as_ref().ok_or_else(|| {
         Error::InvalidType("ttlIndex needs expireAfter: seconds or a duration such as \"90 days\" (0: the field is the expiry time)".into())
     })?;
@@ -234,10 +248,9 @@ pub fn series_options(v: &Value) -> Result<Option<SeriesOptions>> {
         return Ok(None);
     }
     let o: SeriesOptionsIn = from_value("timeSeries options", v)?;
-    let time_field = text_option("timeField", o.time_field.as_ref(), "a string")?.ok_or_else(|| {
-        Error::InvalidType("timeSeries options need timeField: the name of the event field holding its time".into())
-    })?;
-    let meta_field = text_option("metaField", o.meta_field.as_ref(), "a string")?;
+    let time_field = field_name("timeField", o.time_field.as_ref(), "the name of the event field holding its time, e.g. \"ts\"")?
+        .ok_or_else(|| Error::InvalidType("timeSeries options need timeField: the name of the event field holding its time".into()))?;
+    let meta_field = field_name("metaField", o.meta_field.as_ref(), "the name of the event field naming its series, e.g. \"sensor\"")?;
     let granularity = text_option("granularity", o.granularity.as_ref(), "\"seconds\", \"minutes\" or \"hours\"")?;
     let after = o.expire_after.as_ref().map(|a| ttl_input("expireAfter", a)).transpose()?;
     SeriesOptions::new(time_field, meta_field, granularity, after).map(Some)

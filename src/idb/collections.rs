@@ -56,6 +56,10 @@ fn after_all_of(c: &str) -> JsValue {
 }
 
 impl Conn {
+    fn doc_error(&self, c: &str, id: &JsValue, e: JsValue) -> crate::core::error::Error {
+        self.clone_error(&format!("document {} of collection {}", describe_key(id), quote(c)), e)
+    }
+
     fn docs_range(&self, op: &str, lower: JsValue, lower_open: bool, upper: JsValue) -> Result<IdbKeyRange> {
         self.js(op, IdbKeyRange::bound_with_lower_open_and_upper_open(&lower, &upper, lower_open, false))
     }
@@ -110,7 +114,7 @@ impl Conn {
             if !old_pk.is_undefined() && pk_at(&old_pk, 1).as_f64() != Some(w.reference_ms) {
                 self.js(op, store.delete(&old_pk))?;
             }
-            store.put(&doc_record(c, w.reference_ms, &w.id, &w.doc)).map_err(|e| self.put_error(&w.id, e))?;
+            store.put(&doc_record(c, w.reference_ms, &w.id, &w.doc)).map_err(|e| self.doc_error(c, &w.id, e))?;
         }
         Ok(())
     }
@@ -200,7 +204,7 @@ impl Conn {
         let (tx, store) = self.write_tx(op, DOCS)?;
         self.js(op, store.delete(self.all_docs_range(op, c)?.as_ref()))?;
         for w in writes {
-            store.put(&doc_record(c, w.reference_ms, &w.id, &w.doc)).map_err(|e| self.put_error(&w.id, e))?;
+            store.put(&doc_record(c, w.reference_ms, &w.id, &w.doc)).map_err(|e| self.doc_error(c, &w.id, e))?;
         }
         self.commit(op, tx).await
     }

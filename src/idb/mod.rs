@@ -128,6 +128,15 @@ pub enum ExpiryChange<'a> {
     Remove,
 }
 
+impl Drop for Conn {
+    /// A store dropped without `close()` (garbage-collected on the JS side) closes its
+    /// connection: left open, it would block another tab's upgrade or `destroy()`, with handlers
+    /// pointing at closures that no longer exist.
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
 /// A readwrite transaction that is aborted when dropped before it completed: a call that fails
 /// half-way (a bad value in a batch, a refused put, a timeout) rolls back everything it wrote.
 #[derive(Debug)]
@@ -587,19 +596,19 @@ impl Conn {
     }
 
     fn put_error(&self, key: &JsValue, e: JsValue) -> Error {
+        self.clone_error(&format!("the value for key {}", describe_key(key)), e)
+    }
+
+    /// A put refused because its value cannot be cloned; `what` names the value.
+    fn clone_error(&self, what: &str, e: JsValue) -> Error {
         match e.dyn_ref::<web_sys::DomException>() {
             Some(ex) if ex.name() == "DataCloneError" => Error::InvalidType(format!(
-                "the value for key {} cannot be stored: {}; IndexedDB stores structured-cloneable values (objects, arrays, Date, Map, Set, Blob, typed arrays...), not functions, symbols or DOM nodes",
-                describe_key(key),
+                "{what} cannot be stored: {}; IndexedDB stores structured-cloneable values (objects, arrays, Date, Map, Set, Blob, typed arrays...), not functions, symbols or DOM nodes",
                 ex.message()
             )),
             // Not a DOMException: the value's own code threw while being cloned (a getter, a
             // Proxy trap); the user's error, not a storage failure.
-            None => Error::InvalidType(format!(
-                "the value for key {} cannot be stored: reading it threw {}",
-                describe_key(key),
-                thrown_text(&e)
-            )),
+            None => Error::InvalidType(format!("{what} cannot be stored: reading it threw {}", thrown_text(&e))),
             _ => storage_error(&self.name, "writing", e),
         }
     }

@@ -133,7 +133,7 @@ impl Conn {
                 };
                 let parts = append_to_bucket(&onto, &times, &events, from, to);
                 let rec = bucket_record(s, &g.meta_key, g.start_ms, q, &meta, &bucket_part(&parts, "ts"), &bucket_part(&parts, "ev"));
-                store.put(&rec).map_err(|e| self.put_error(&JsValue::from_str(&format!("{s} bucket")), e))?;
+                store.put(&rec).map_err(|e| self.clone_error(&format!("an event of time series {}", quote(s)), e))?;
                 written += 1;
                 from = to;
             }

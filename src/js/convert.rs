@@ -189,7 +189,7 @@ pub fn set_many_entries(v: &JsValue) -> Result<Vec<Write>> {
             Ok(Write {
                 key: key(&read.keys.get(i as u32)).map_err(at)?,
                 value: read.values.get(i as u32),
-                spec: options::set_options(&format!("setMany entry {i} options"), o).map_err(at)?,
+                spec: options::set_options("options", o).map_err(at)?,
             })
         })
         .collect()

@@ -15,8 +15,9 @@ function wellFormed(s) {
   return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 }
 
-// "a HTMLDivElement", "an ArrayBuffer": the article a noun takes.
-const article = (noun) => (/^[AEIOU]/.test(noun) ? `an ${noun}` : `a ${noun}`);
+// "an ArrayBuffer", "an HTMLDivElement", "a Map", "a Uint8Array": the article a noun takes (an
+// acronym's letter may sound like a vowel: "an HTML...", "an SVG...").
+const article = (noun) => (/^([AEIO]|[FHLMNRSX][A-Z])/.test(noun) ? `an ${noun}` : `a ${noun}`);
 
 function describeObject(v) {
   const kind = toString.call(v).slice(8, -1);

@@ -11,7 +11,7 @@ const FORMAT = "idb-ttl-snapshot";
 // "a Map", "an ArrayBuffer", "an HTMLDivElement": what a non-plain object is, for messages.
 function kindOf(v) {
   const name = v.constructor && v.constructor.name ? v.constructor.name : "non-plain object";
-  return /^[AEIOU]/.test(name) ? `an ${name}` : `a ${name}`;
+  return /^([AEIO]|[FHLMNRSX][A-Z])/.test(name) ? `an ${name}` : `a ${name}`;
 }
 
 function refuse(where, path, what) {

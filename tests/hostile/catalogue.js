@@ -1,0 +1,293 @@
+// The hostile-values catalogue: every public method and every option object of the package, as a
+// page imports it (www/pkg/index.js), against values a mistaken or hostile caller passes. For each
+// case the oracle says what must happen: a documented acceptance, or a TypeError / RangeError
+// whose message names the argument (and, for a plain value, the value itself). After every
+// refusal the four object stores are read with plain IndexedDB: nothing was written. At the end the
+// store, a collection and a time series still work. Run by tests/page/hostile.test.mjs in
+// Chromium, Firefox and WebKit; `runCatalogue` resolves to a report (counts and failures).
+
+const BIG = 100_000;
+
+/** The values, each made fresh per case (`make`), with how a message names it (`shown`). */
+export function hostileValues() {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const boom = () => { throw new Error("boom from a trap"); };
+  const traps = {};
+  for (const t of ["get", "has", "ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf", "set", "defineProperty", "deleteProperty", "apply", "construct", "isExtensible", "preventExtensions", "setPrototypeOf"]) traps[t] = boom;
+  const values = {
+    undefined: { make: () => undefined, shown: "undefined" },
+    null: { make: () => null, shown: "null" },
+    symbol: { make: () => Symbol("s"), shown: "a symbol" },
+    bigint: { make: () => 5n, shown: "5n" },
+    negZero: { make: () => -0, shown: "0" },
+    twoTo53: { make: () => 2 ** 53, shown: "9007199254740992" },
+    n1e21: { make: () => 1e21, shown: "1e+21" },
+    nan: { make: () => NaN, shown: "NaN" },
+    infinity: { make: () => Infinity, shown: "Infinity" },
+    negInfinity: { make: () => -Infinity, shown: "-Infinity" },
+    string10MB: { make: () => "x".repeat(10_000_000), shown: "(10000000 characters)" },
+    revokedProxy: { make: () => revoked.proxy, shown: null },
+    throwingProxy: { make: () => new Proxy({}, traps), shown: null },
+    throwingGetter: { make: () => ({ get ttl() { throw new Error("boom from a getter"); }, get x() { throw new Error("boom from a getter"); } }), shown: null },
+    cyclic: { make: () => { const o = { a: 1 }; o.self = o; return o; }, shown: null },
+    function: { make: () => function f() {}, shown: "a function" },
+    date: { make: () => new Date(Date.UTC(2030, 0, 1)), shown: "Date(1893456000000)" },
+    arrayBuffer: { make: () => new ArrayBuffer(8), shown: "an ArrayBuffer (8 bytes)" },
+    boxedNumber: { make: () => new Number(5), shown: "a Number object (5)" },
+    boxedString: { make: () => new String("s"), shown: "a String object (\"s\")" },
+    holes: { make: () => [1, , 3], shown: null }, // eslint-disable-line no-sparse-arrays
+    // 100 000 keys, the last of them not a key: the whole array is checked before any request.
+    keys100k: { make: () => Array.from({ length: BIG }, (_, i) => (i === BIG - 1 ? null : `k${i}`)), shown: null },
+  };
+  if (typeof document !== "undefined") values.domNode = { make: () => document.createElement("div"), shown: "an HTMLDivElement" };
+  return values;
+}
+
+const ACCEPT = "accepted";
+const T = "TypeError";
+const R = "RangeError";
+
+// What each kind of argument does with each value: "accepted", "TypeError" or "RangeError".
+// Values not listed for a kind are TypeErrors.
+const ORACLE = {
+  // IndexedDB keys: strings and numbers other than NaN (-0, 2^53, 1e21, ±Infinity are valid keys).
+  key: { negZero: ACCEPT, twoTo53: ACCEPT, n1e21: ACCEPT, infinity: ACCEPT, negInfinity: ACCEPT, string10MB: ACCEPT, nan: R },
+  // Anything structured clone takes.
+  value: {
+    undefined: ACCEPT, null: ACCEPT, bigint: ACCEPT, negZero: ACCEPT, twoTo53: ACCEPT, n1e21: ACCEPT, nan: ACCEPT,
+    infinity: ACCEPT, negInfinity: ACCEPT, string10MB: ACCEPT, cyclic: ACCEPT, date: ACCEPT, arrayBuffer: ACCEPT,
+    boxedNumber: ACCEPT, boxedString: ACCEPT, holes: ACCEPT, keys100k: ACCEPT,
+  },
+  // An options object: a plain object, or nothing.
+  options: { undefined: ACCEPT, null: ACCEPT },
+  // ttl: seconds >= 0 (0 stores nothing), within 9999.
+  ttl: { undefined: ACCEPT, negZero: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
+  // expiresAt: Unix seconds (0: already past, stores nothing), ISO-8601, Date.
+  expiresAt: { undefined: ACCEPT, negZero: ACCEPT, date: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
+  // A query bound: as expiresAt, absent = open.
+  bound: { undefined: ACCEPT, negZero: ACCEPT, date: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
+  // expireAfter: exact seconds >= 0.
+  expireAfter: { negZero: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
+  flag: { undefined: ACCEPT },
+  // Names: non-empty, well-formed, at most 1000 characters.
+  name: { string10MB: R },
+  // Whole numbers >= 1 (reapIntervalMs up to 2^53 - 1).
+  whole: { undefined: ACCEPT, negZero: R, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
+  keys: {},
+  array: {},
+  listener: { function: ACCEPT },
+  ttlIndex: { undefined: ACCEPT },
+  // A field name: a non-empty string of at most 1000 characters.
+  field: { string10MB: R },
+  any: {},
+};
+
+/** Every call of the API with one argument replaced by the value under test. */
+function positions() {
+  const p = [];
+  const add = (label, kind, call, extra = {}) => p.push({ label, kind, call, ...extra });
+  // TtlStore statics.
+  add("TtlStore.open name", "name", (e, x) => e.TtlStore.open(x), { mention: "database name", opens: true });
+  add("TtlStore.open options", "options", (e, x) => e.TtlStore.open(e.scratch(), x), { mention: "TtlStore.open options", opens: true });
+  for (const o of ["reapIntervalMs", "batchSize", "maxRemovesPerRun", "maxRemovesPerCollection", "timeoutMs"]) {
+    add(`TtlStore.open { ${o} }`, o === "reapIntervalMs" ? "whole" : "whole", (e, x) => e.TtlStore.open(e.scratch(), { [o]: x }), { mention: o, opens: true });
+  }
+  add("TtlStore.open { defaultTtl }", "ttl", (e, x) => e.TtlStore.open(e.scratch(), { defaultTtl: x }), { mention: "defaultTtl", opens: true });
+  add("TtlStore.open { autoReap }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { autoReap: x }), { mention: "autoReap", opens: true });
+  add("TtlStore.destroy name", "name", (e, x) => e.TtlStore.destroy(x), { mention: "database name" });
+  // Entries.
+  add("set key", "key", (e, x) => e.store.set(x, 1), { mention: "key" });
+  add("set value", "value", (e, x) => e.store.set("v", x), { mention: "\"v\"" });
+  add("set options", "options", (e, x) => e.store.set("k", 1, x), { mention: "set options" });
+  add("set { ttl }", "ttl", (e, x) => e.store.set("k", 1, { ttl: x }), { mention: "ttl" });
+  add("set { expiresAt }", "expiresAt", (e, x) => e.store.set("k", 1, { expiresAt: x }), { mention: "expiresAt" });
+  add("set { keepTtl }", "flag", (e, x) => e.store.set("k", 1, { keepTtl: x }), { mention: "keepTtl" });
+  for (const m of ["get", "has", "delete", "expiresAt", "ttl", "persist"]) add(`${m} key`, "key", (e, x) => e.store[m](x), { mention: "key" });
+  add("setMany entries", "array", (e, x) => e.store.setMany(x), { mention: "setMany" });
+  add("setMany entry", "any", (e, x) => e.store.setMany([["a", 1], x]), { mention: "setMany entry 1" });
+  add("setMany entry key", "key", (e, x) => e.store.setMany([["a", 1], [x, 2]]), { mention: "setMany entry 1" });
+  add("setMany entry options", "options", (e, x) => e.store.setMany([["a", 1], ["b", 2, x]]), { mention: "setMany entry 1" });
+  add("getMany keys", "keys", (e, x) => e.store.getMany(x), { mention: "getMany keys" });
+  add("deleteMany keys", "keys", (e, x) => e.store.deleteMany(x), { mention: "deleteMany keys" });
+  add("expire key", "key", (e, x) => e.store.expire(x, { ttl: 60 }), { mention: "key" });
+  add("expire options", "any", (e, x) => e.store.expire("k", x), { mention: "expire" });
+  add("expire { ttl }", "ttl", (e, x) => e.store.expire("k", { ttl: x }), { mention: "ttl", expireMissing: true });
+  add("expire { expiresAt }", "expiresAt", (e, x) => e.store.expire("k", { expiresAt: x }), { mention: "expiresAt", expireMissing: true });
+  add("import snapshot", "any", (e, x) => e.store.import(x), { mention: "import" });
+  add("addEventListener type", "any", (e, x) => e.store.addEventListener(x, () => {}), { mention: "event type", sync: true });
+  add("addEventListener listener", "listener", (e, x) => e.store.addEventListener("change", x), { mention: "listener", sync: true });
+  // Collections.
+  add("collection name", "name", (e, x) => e.store.collection(x), { mention: "collection name" });
+  add("collection options", "options", (e, x) => e.store.collection("c2", x), { mention: "collection options" });
+  add("collection { keyPath }", "field", (e, x) => e.store.collection("c3", { keyPath: x }), { mention: "keyPath", absentOk: true });
+  add("collection { ttlIndex }", "ttlIndex", (e, x) => e.store.collection("c4", { ttlIndex: x }), { mention: "ttlIndex" });
+  add("ttlIndex { field }", "field", (e, x) => e.store.collection("c5", { ttlIndex: { field: x, expireAfter: 1 } }), { mention: "ttlIndex.field" });
+  add("ttlIndex { expireAfter }", "expireAfter", (e, x) => e.store.collection("c6", { ttlIndex: { field: "at", expireAfter: x } }), { mention: "ttlIndex" });
+  add("ttlIndex { unit }", "any", (e, x) => e.store.collection("c7", { ttlIndex: { field: "at", expireAfter: 1, unit: x } }), { mention: "ttlIndex.unit", absentOk: true });
+  add("collection.put document", "any", (e, x) => e.coll.put(x), { mention: "document" });
+  add("collection.put id", "key", (e, x) => e.coll.put({ id: x, at: 1 }), { mention: "id" });
+  add("collection.put TTL field", "value", (e, x) => e.coll.put({ id: "d", at: x }), { mention: "document", fieldIsData: true });
+  add("collection.putMany documents", "array", (e, x) => e.coll.putMany(x), { mention: "putMany document" });
+  for (const m of ["get", "delete"]) add(`collection.${m} id`, "key", (e, x) => e.coll[m](x), { mention: "key" });
+  for (const m of ["getMany", "deleteMany"]) add(`collection.${m} ids`, "keys", (e, x) => e.coll[m](x), { mention: `${m} ids` });
+  add("collection.setExpireAfter", "expireAfter", (e, x) => e.coll.setExpireAfter(x), { mention: "expireAfter" });
+  // Time series.
+  add("timeSeries name", "name", (e, x) => e.store.timeSeries(x, { timeField: "t" }), { mention: "time series name" });
+  add("timeSeries options", "options", (e, x) => e.store.timeSeries("t2", x), { mention: ["timeSeries options", "\"t2\""], nullMeansExisting: true });
+  add("timeSeries { metaField }", "field", (e, x) => e.store.timeSeries("t6", { timeField: "t", metaField: x }), { mention: "metaField", absentOk: true });
+  add("timeSeries { timeField }", "field", (e, x) => e.store.timeSeries("t3", { timeField: x }), { mention: "timeField" });
+  add("timeSeries { granularity }", "any", (e, x) => e.store.timeSeries("t4", { timeField: "t", granularity: x }), { mention: "granularity", absentOk: true });
+  add("timeSeries { expireAfter }", "expireAfter", (e, x) => e.store.timeSeries("t5", { timeField: "t", expireAfter: x }), { mention: "expireAfter", absentOk: true });
+  add("timeSeries.insert event", "any", (e, x) => e.ts.insert(x), { mention: "event" });
+  add("timeSeries.insert time", "expiresAt", (e, x) => e.ts.insert({ t: x, v: 1 }), { mention: "event 0", timeRequired: true });
+  add("timeSeries.insertMany events", "array", (e, x) => e.ts.insertMany(x), { mention: "insertMany event" });
+  add("timeSeries.query options", "options", (e, x) => e.ts.query(x), { mention: "query options" });
+  add("timeSeries.query { from }", "bound", (e, x) => e.ts.query({ from: x }), { mention: "from" });
+  return p;
+}
+
+/** What the oracle expects of `kind` for the value `id`, with each position's own exceptions. */
+function expected(pos, id) {
+  if (id === "undefined" && pos.absentOk) return ACCEPT;
+  if (id === "undefined" && pos.timeRequired) return T;
+  if (pos.expireMissing) return id === "undefined" ? T : ORACLE[pos.kind][id] ?? T; // "needs { ttl } or { expiresAt }"; a missing key: false
+  if (pos.nullMeansExisting && (id === "undefined" || id === "null")) return T; // "t2 does not exist yet"
+  if (pos.fieldIsData) {
+    // A document's TTL field: any value that can be stored; a non-date never expires (no error).
+    return ORACLE.value[id] ?? T;
+  }
+  return ORACLE[pos.kind][id] ?? T;
+}
+
+/** Keeps the five slowest calls in the report (`slowest: [[ms, case]]`), to see where time goes. */
+function slowest(report, where, ms) {
+  report.byValue ??= {};
+  const id = where.split(" <- ")[1];
+  report.byValue[id] = Math.round((report.byValue[id] || 0) + ms);
+  report.slowest ??= [];
+  report.slowest.push([Math.round(ms), where]);
+  report.slowest.sort((a, b) => b[0] - a[0]);
+  report.slowest.length = Math.min(report.slowest.length, 5);
+}
+
+/** Counts the records of the four object stores with plain IndexedDB, on its own connection. */
+async function rawCounter(dbName) {
+  const db = await new Promise((resolve, reject) => {
+    const open = indexedDB.open(dbName);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => resolve(open.result);
+  });
+  db.onversionchange = () => db.close();
+  const names = ["entries", "docs", "buckets", "meta"];
+  const count = () => new Promise((resolve, reject) => {
+    const tx = db.transaction(names);
+    const counts = {};
+    for (const n of names) tx.objectStore(n).count().onsuccess = (ev) => { counts[n] = ev.target.result; };
+    tx.oncomplete = () => resolve(JSON.stringify(counts));
+    tx.onerror = () => reject(tx.error);
+  });
+  return { count, close: () => db.close() };
+}
+
+const timeout = (ms) => new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms (hung)`)), ms));
+
+/**
+ * Runs every case against a fresh database `dbName`. Resolves to
+ * `{ cases, outcomes: { accepted, TypeError, RangeError }, failures: [text], opened: [names] }`.
+ */
+export async function runCatalogue({ TtlStore }, dbName) {
+  const values = hostileValues();
+  const scratchNames = [];
+  const env = {
+    TtlStore,
+    scratch: () => { const n = `${dbName}-scratch-${scratchNames.length}`; scratchNames.push(n); return n; },
+  };
+  // A fresh database for the cases, and again after an accepted call stored a 10 MB string or a
+  // 100 000-element array: a clear() leaves such deleted records behind for a while, and every
+  // later count would walk over them.
+  let raw;
+  let generation = 0;
+  const fresh = async () => {
+    if (env.store) {
+      env.store.close();
+      raw.close();
+      await TtlStore.destroy(env.name);
+    }
+    env.name = `${dbName}-${generation++}`;
+    env.store = await TtlStore.open(env.name, { autoReap: false, timeoutMs: 20_000 });
+    env.coll = await env.store.collection("c", { ttlIndex: { field: "at", expireAfter: 3600 } });
+    env.ts = await env.store.timeSeries("t", { timeField: "t", expireAfter: 3600 });
+    raw = await rawCounter(env.name);
+    return raw.count();
+  };
+  const report = { cases: 0, outcomes: { [ACCEPT]: 0, [T]: 0, [R]: 0 }, failures: [] };
+  let baseline = await fresh();
+  for (const pos of positions()) {
+    for (const [id, v] of Object.entries(values)) {
+      const want = expected(pos, id);
+      const where = `${pos.label} <- ${id}`;
+      globalThis.catalogueAt = where; // where a run that stalls stopped
+      const started = performance.now();
+      report.cases++;
+      let got;
+      let error;
+      try {
+        const r = pos.call(env, v.make());
+        if (pos.sync) got = ACCEPT;
+        else { await Promise.race([r, timeout(30_000)]); got = ACCEPT; }
+      } catch (e) {
+        error = e;
+        got = e instanceof TypeError ? T : e instanceof RangeError ? R : `${e && e.name}`;
+      }
+      report.outcomes[got] = (report.outcomes[got] || 0) + 1;
+      if (got !== want) {
+        report.failures.push(`${where}: expected ${want}, got ${got}${error ? ` (${error.name}: ${String(error.message).slice(0, 200)})` : ""}`);
+        continue;
+      }
+      slowest(report, where, performance.now() - started);
+      if (got === ACCEPT) {
+        // What an accepted call stored (a 10 MB key...) must not slow down the cases after it.
+        if ((await raw.count()) !== baseline) {
+          if (id === "string10MB" || id === "keys100k") baseline = await fresh();
+          else {
+            await env.store.clear();
+            await env.coll.clear();
+            await env.ts.clear();
+            baseline = await raw.count();
+          }
+        }
+        continue;
+      }
+      const message = String(error.message);
+      const mentions = [].concat(pos.mention);
+      if (!mentions.some((m) => message.includes(m))) report.failures.push(`${where}: the message does not name the argument (${pos.mention}): ${message.slice(0, 200)}`);
+      // A missing required option is named by the option, not as "undefined".
+      if (v.shown && id !== "undefined" && !message.includes(v.shown) && !["options", "any", "array", "keys", "value"].includes(pos.kind)) {
+        report.failures.push(`${where}: the message does not show the value (${v.shown}): ${message.slice(0, 200)}`);
+      }
+      const now = await raw.count();
+      if (now !== baseline) report.failures.push(`${where}: a refused call wrote something: ${baseline} -> ${now}`);
+    }
+  }
+  globalThis.catalogueAt = "after the cases";
+  // The store and its collection and time series still work.
+  await env.store.set("after", { ok: true }, { ttl: 60 });
+  const after = await env.store.get("after");
+  if (!after || after.ok !== true) report.failures.push(`the store does not work after the catalogue: ${JSON.stringify(after)}`);
+  await env.coll.put({ id: "after", at: Date.now() / 1000 + 86_400 });
+  if (!(await env.coll.get("after"))) report.failures.push("the collection does not work after the catalogue");
+  await env.ts.insert({ t: Date.now() / 1000, v: 1 });
+  if ((await env.ts.count()) < 1) report.failures.push("the time series does not work after the catalogue");
+  globalThis.catalogueAt = "closing";
+  env.store.close();
+  raw.close();
+  await TtlStore.destroy(env.name);
+  for (const n of scratchNames) {
+    globalThis.catalogueAt = `destroying ${n}`;
+    await TtlStore.destroy(n);
+  }
+  report.opened = scratchNames.length;
+  report.databases = generation;
+  return report;
+}
