@@ -90,11 +90,11 @@ else
 fi
 
 # 6. The root npm dev dependencies: binaryen (a wasm-opt that runs on node; Debian's binaryen 108
-#    produces modules that fail to load, TOOLCHAIN.md #5), playwright-core (page tests) and
-#    typescript (the typings check).
+#    produces modules that fail to load, TOOLCHAIN.md #5), esbuild (minifies the package's JS),
+#    playwright-core (page tests) and typescript (the typings check).
 npm_stamp="node_modules/.package-lock.json"   # npm rewrites it on every install
 npm_fresh=1
-for f in node_modules/.bin/wasm-opt node_modules/.bin/tsc node_modules/playwright-core/package.json "$npm_stamp"; do
+for f in node_modules/.bin/wasm-opt node_modules/.bin/tsc node_modules/.bin/esbuild node_modules/playwright-core/package.json "$npm_stamp"; do
   [ -e "$f" ] || npm_fresh=0
 done
 if [ "$npm_fresh" -eq 1 ]; then
@@ -103,7 +103,7 @@ if [ "$npm_fresh" -eq 1 ]; then
   done
 fi
 if [ "$npm_fresh" -eq 1 ]; then
-  echo "ok npm dev dependencies (already there: wasm-opt $(wasm-opt --version | awk '{ print $3 }'), playwright-core, typescript)"
+  echo "ok npm dev dependencies (already there: wasm-opt $(wasm-opt --version | awk '{ print $3 }'), esbuild, playwright-core, typescript)"
 elif [ -f package-lock.json ]; then
   echo "installing npm dev dependencies (npm ci)..."
   npm ci --no-audit --no-fund </dev/null

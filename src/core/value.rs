@@ -202,6 +202,17 @@ impl de::Error for DeError {
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
         DeError(format!("has an unknown option {}; accepted: {}", quote(field), expected.join(", ")))
     }
+
+    // serde's defaults format what they saw with `Display` (floats included): this deserializer
+    // never calls them (wrong types are refused by `core::options` by name), and overriding them
+    // keeps float formatting out of the wasm.
+    fn invalid_type(_: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        DeError(format!("has the wrong type; expected {exp}"))
+    }
+
+    fn invalid_value(_: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        DeError(format!("has a wrong value; expected {exp}"))
+    }
 }
 
 /// Reads a `T` (an option struct: `#[serde(deny_unknown_fields, rename_all = "camelCase")]`,

@@ -649,7 +649,7 @@ pub fn describe_key(key: &JsValue) -> String {
     match (key.as_string(), key.as_f64()) {
         (Some(s), _) => quote(&s),
         (_, Some(n)) => js_number(n),
-        _ => format!("{key:?}"),
+        _ => "(a key)".into(),
     }
 }
 
@@ -674,7 +674,7 @@ pub fn thrown_text(e: &JsValue) -> String {
 /// Maps a failure from IndexedDB to the error type, by the DOMException's name.
 fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
     let Some(ex) = err.dyn_ref::<web_sys::DomException>() else {
-        let message = err.as_string().unwrap_or_else(|| format!("{err:?}"));
+        let message = err.as_string().unwrap_or_else(|| thrown_text(&err));
         return Error::Storage { op: op.into(), name: "Error".into(), message };
     };
     let (name, message) = (ex.name(), ex.message());

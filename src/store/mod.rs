@@ -56,7 +56,7 @@ impl Store {
         let events = EventTarget::new().map_err(|e| Error::Storage {
             op: "creating the event target".into(),
             name: "Error".into(),
-            message: format!("{e:?}"),
+            message: crate::idb::thrown_text(&e),
         })?;
         let inner = Rc::new(Inner {
             name: name.to_owned(),
