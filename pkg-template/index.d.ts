@@ -24,7 +24,8 @@ export type ExpiresAtInput = number | string | Date;
 export interface StoreOptions {
   /** Expiry given to `set` calls that name none. Default: none (entries never expire). */
   defaultTtl?: TtlInput;
-  /** Period of the background reaper, in milliseconds. Default: 60000. */
+  /** Period of the background reaper, in milliseconds: any whole number up to 2^53 - 1 (periods
+   * past 24.8 days work: the timer is chained). Default: 60000. */
   reapIntervalMs?: number;
   /** Most entries one reaper pass removes (the rest wait for the next pass). Default: 10000. */
   maxRemovesPerRun?: number;
@@ -38,6 +39,12 @@ export interface StoreOptions {
   batchSize?: number;
   /** `false`: no background reaper; only `reap()` removes expired entries. Default: `true`. */
   autoReap?: boolean;
+  /**
+   * How long an IndexedDB request or commit may go unanswered (another tab holding a long
+   * transaction, a stuck browser) before its transaction is aborted and the call rejects with a
+   * `TimeoutError`, in milliseconds, 1 to 2147483647. Default: 30000.
+   */
+  timeoutMs?: number;
 }
 
 /** `set` with an expiry relative to now. */
@@ -307,6 +314,12 @@ export class TtlStore {
   static destroy(name: string): Promise<void>;
   /** The database name. */
   readonly name: string;
+  /**
+   * `true` if this `open()` created the database: it did not exist, or the browser deleted it (a
+   * crash, storage pressure, the user clearing site data). An app that expected data here can
+   * tell that it was lost rather than never written.
+   */
+  readonly isNew: boolean;
   /** Writes `value` under `key`; resolves once committed. An expiry in the past removes the key. */
   set(key: Key, value: unknown, options?: SetOptions): Promise<void>;
   /** The value, or `undefined` if missing or expired. */

@@ -169,6 +169,8 @@ pub struct Conn {
     name: String,
     /// How long a request or commit may go unanswered before it is aborted (`timeoutMs`).
     timeout_ms: u32,
+    /// Whether this open created the database.
+    created: bool,
     /// Whether this session can store Blob and File values; `None` until the first write asks.
     blobs: Cell<Option<bool>>,
     _on_versionchange: Closure<dyn FnMut()>,
@@ -180,10 +182,14 @@ impl Conn {
     /// connection is closed by someone else: another tab deleting or upgrading the database
     /// (`versionchange`, we close at once so we never block it) or the browser (`close`).
     pub async fn open(name: &str, timeout_ms: u32, on_closed: impl Fn(&'static str) + Clone + 'static) -> Result<Conn> {
+        // Whether this open created the database (it did not exist, or the browser deleted it).
+        let created = std::rc::Rc::new(Cell::new(false));
+        let seen = created.clone();
         let opening = Database::open(name)
             .with_version(SCHEMA_VERSION)
-            .with_on_upgrade_needed(|event, db| {
+            .with_on_upgrade_needed(move |event, db| {
                 let old = event.old_version();
+                seen.set(old < 1.0);
                 if old < 1.0 {
                     let store = db.create_object_store(ENTRIES).with_key_path(KeyPath::from(["e", "k"])).build()?;
                     store.create_index(BY_KEY, KeyPath::One("k")).with_unique(true).build()?;
@@ -232,10 +238,17 @@ impl Conn {
             db,
             name: name.to_owned(),
             timeout_ms,
+            created: created.get(),
             blobs: Cell::new(None),
             _on_versionchange: on_versionchange,
             _on_close: on_close,
         })
+    }
+
+    /// Whether opening created the database: it did not exist, or the browser deleted it (after a
+    /// crash, under storage pressure, or the user clearing site data).
+    pub fn created(&self) -> bool {
+        self.created
     }
 
     /// Deletes the database `name`; other connections get `versionchange` and close.

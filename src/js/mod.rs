@@ -89,6 +89,14 @@ impl TtlStore {
         self.store.name().to_owned()
     }
 
+    /// `true` if opening created the database: it did not exist, or the browser deleted it
+    /// (a crash, storage pressure, the user clearing site data). An app that expected data can
+    /// tell it was lost.
+    #[wasm_bindgen(getter, js_name = isNew)]
+    pub fn is_new(&self) -> bool {
+        self.store.is_new()
+    }
+
     /// Writes `value` under `key`, resolving once committed.
     pub fn set(&self, key: JsValue, value: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();

@@ -38,6 +38,8 @@ struct Inner {
     name: String,
     config: StoreConfig,
     conn: RefCell<Option<Rc<Conn>>>,
+    /// Whether `open` created the database.
+    created: Cell<bool>,
     closed_why: RefCell<String>,
     stats: RefCell<ReaperStats>,
     paused: Cell<bool>,
@@ -62,6 +64,7 @@ impl Store {
             name: name.to_owned(),
             config,
             conn: RefCell::new(None),
+            created: Cell::new(false),
             closed_why: RefCell::new(String::new()),
             stats: RefCell::new(ReaperStats::default()),
             paused: Cell::new(false),
@@ -78,6 +81,7 @@ impl Store {
             }
         })
         .await?;
+        inner.created.set(conn.created());
         inner.conn.replace(Some(Rc::new(conn)));
         let store = Store(inner);
         if store.0.config.auto_reap {
@@ -94,6 +98,11 @@ impl Store {
     /// The database name.
     pub fn name(&self) -> &str {
         &self.0.name
+    }
+
+    /// Whether `open` created the database (see [`Conn::created`]).
+    pub fn is_new(&self) -> bool {
+        self.0.created.get()
     }
 
     /// The options the store was opened with.

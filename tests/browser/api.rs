@@ -229,3 +229,23 @@ async fn destroy_closes_open_stores_and_deletes_everything() {
     assert!(call(&s, "get", &["a".into()]).await.is_undefined());
     destroy(&name).await;
 }
+
+/// `isNew` tells a database this open created from one that was there: an app expecting data can
+/// notice that the browser lost it (Chromium can wipe an origin's IndexedDB after a crash).
+#[wasm_bindgen_test]
+async fn is_new_tells_a_created_database_from_an_existing_one() {
+    let name = db_name("isnew");
+    let s = open_manual(&name).await;
+    assert_eq!(field(&s, "isNew"), true, "the first open creates it");
+    call(&s, "set", &["k".into(), 1.into(), JsValue::UNDEFINED]).await;
+    call(&s, "close", &[]).await;
+    let s = open_manual(&name).await;
+    assert_eq!(field(&s, "isNew"), false, "opened again: it was there");
+    assert_eq!(call(&s, "get", &["k".into()]).await, 1);
+    call(&s, "close", &[]).await;
+    destroy(&name).await; // as the browser would, clearing site data
+    let s = open_manual(&name).await;
+    assert_eq!(field(&s, "isNew"), true, "deleted, then created again");
+    assert!(call(&s, "get", &["k".into()]).await.is_undefined());
+    destroy(&name).await;
+}
