@@ -120,6 +120,8 @@ export interface Stats {
   lastRun: ReapReport | null;
   /** `true` between `pauseReaper()` and `resumeReaper()`. */
   reaperPaused: boolean;
+  /** Bytes of WebAssembly memory the module holds (one module per page or worker, all stores). */
+  memoryBytes: number;
 }
 
 /** `event.detail` of the `"expired"` event: entries a reaper pass removed because they expired. */

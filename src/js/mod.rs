@@ -248,6 +248,7 @@ impl TtlStore {
             ("removedTotal", (s.removed_total as f64).into()),
             ("lastRun", s.last_run.map_or(JsValue::NULL, report_js)),
             ("reaperPaused", self.store.reaper_paused().into()),
+            ("memoryBytes", wasm_memory_bytes().into()),
         ])
     }
 
@@ -281,6 +282,12 @@ impl TtlStore {
         let (kind, f) = listener_args(&kind, &listener).map_err(error::to_js)?;
         self.store.events().remove_event_listener_with_callback(&kind, f)
     }
+}
+
+/// The size of the module's WebAssembly memory (shared by every store of the page).
+fn wasm_memory_bytes() -> f64 {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
 }
 
 fn db_name(v: &JsValue) -> Result<String> {
