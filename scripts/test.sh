@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything, then runs every test, stopping at the first failing stage:
 #   1. scripts/setup.sh                      installs what is missing (browsers, drivers, tools)
-#   2. cargo test                            host: the pure core
+#   2. cargo test                            host: the pure core, property tests at a fixed seed
 #   3. the browser suite (tests/browser.rs) under wasm-pack test --headless, in three engines:
 #      Chromium (chromedriver), Firefox ESR (geckodriver), WebKitGTK (WebKitWebDriver, Xvfb)
 #   4. scripts/build.sh                      the release package pkg/ (and www/pkg/), size budget

@@ -347,7 +347,8 @@ impl Store {
         }
         report.removed = removed;
         report.remaining = remaining;
-        report.duration_ms = now_ms() - started;
+        // The wall clock may have stepped back during the pass (an NTP correction): never negative.
+        report.duration_ms = (now_ms() - started).max(0.0);
         let detail = plain_object(&[("keys", keys.into()), ("collections", doc_ids.into()), ("timeSeries", buckets.into())]);
         Ok((report, detail))
     }
