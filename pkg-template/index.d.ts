@@ -303,8 +303,15 @@ export interface ImportReport {
 /**
  * A time-to-live key-value store over one IndexedDB database. Every method that touches the
  * database returns a Promise; bad arguments reject it with a `TypeError` or `RangeError` (nothing
- * is written), storage failures with an `Error` named `QuotaExceededError`, `StoreClosedError` or
- * `StorageError`.
+ * is written), storage failures with an `Error` named `QuotaExceededError`, `StoreClosedError`,
+ * `TimeoutError` (no answer within `timeoutMs`; the transaction was aborted),
+ * `StoreUnavailableError` (no IndexedDB here, e.g. Node during SSR) or `StorageError`.
+ *
+ * Options arguments are plain objects; `undefined` or `null` means none. Anything else (a `Date`,
+ * a boxed number, an array, a DOM node) is refused with a `TypeError`, as is an argument whose
+ * getter throws or a revoked `Proxy` (the thrown error is the `cause`). Names are non-empty strings
+ * of at most 1000 characters without lone surrogates. Methods called with another `this` throw
+ * (async ones reject) a `TypeError`.
  */
 export class TtlStore {
   private constructor();

@@ -40,10 +40,12 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
 
   const report: ReapReport = await store.reap();
   const stats: Stats = store.stats();
+  const memory: number = stats.memoryBytes;
+  const fresh: boolean = store.isNew;
   const snapshot: Snapshot = await store.export();
   const restored: ImportReport = await store.import(JSON.parse(JSON.stringify(snapshot)));
   store.close();
-  return [session?.user, left, index?.expireAfter, written, rows[0]?.ts, report.collections, stats.lastRun, restored.skipped];
+  return [session?.user, left, index?.expireAfter, written, rows[0]?.ts, report.collections, stats.lastRun, restored.skipped, memory, fresh];
 }
 
 export async function misuse(store: TtlStore): Promise<void> {
@@ -61,4 +63,8 @@ export async function misuse(store: TtlStore): Promise<void> {
   await store.timeSeries("t", { timeField: "ts", granularity: "days" });
   // @ts-expect-error unit is s, ms, us or ns
   await store.collection("c", { ttlIndex: { field: "at", expireAfter: 1, unit: "minutes" } });
+  // @ts-expect-error isNew is read-only
+  store.isNew = false;
+  // @ts-expect-error a Date is not an options object
+  await store.set("k", 1, new Date());
 }
