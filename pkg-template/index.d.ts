@@ -32,7 +32,8 @@ export interface StoreOptions {
   /**
    * Most records one pass removes from any one collection (the key-value entries count as one,
    * so does each collection and time series). ArangoDB's `--ttl.max-collection-removes`.
-   * Default: 10000.
+   * Default: `maxRemovesPerRun` (so `{ maxRemovesPerRun: 100000 }` alone removes 100 000 entries
+   * a pass).
    */
   maxRemovesPerCollection?: number;
   /** Entries removed per IndexedDB transaction inside a pass. Default: 500. */

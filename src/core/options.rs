@@ -148,7 +148,9 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
     config.limits = ReapLimits::new(
         cap("batchSize", &o.batch_size)?.unwrap_or(defaults.batch_size),
         per_run,
-        cap("maxRemovesPerCollection", &o.max_removes_per_collection)?.unwrap_or(defaults.max_removes_per_collection),
+        // An unset per-collection cap follows the per-run cap: `{ maxRemovesPerRun: 100000 }`
+        // alone must not be held to the per-collection default of 10 000.
+        cap("maxRemovesPerCollection", &o.max_removes_per_collection)?.unwrap_or(per_run),
     )?;
     if let Some(auto) = bool_option("autoReap", o.auto_reap.as_ref())? {
         config.auto_reap = auto;
@@ -329,9 +331,12 @@ mod tests {
         .unwrap();
         assert_eq!(c.reap_interval_ms, 3e9, "past setTimeout's 24.8-day limit");
         assert_eq!(c.limits.max_removes_per_run, 100_000);
+        assert_eq!(c.limits.max_removes_per_collection, 100_000, "an unset per-collection cap follows the per-run cap");
         assert!(!c.auto_reap);
         assert_eq!(c.timeout_ms, 500);
         assert!(c.default_ttl.is_some());
+        let c = store_config(&rec(&[("maxRemovesPerRun", Number(50.0)), ("maxRemovesPerCollection", Number(20.0))])).unwrap();
+        assert_eq!((c.limits.max_removes_per_run, c.limits.max_removes_per_collection), (50, 20));
     }
 
     #[test]

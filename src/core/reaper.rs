@@ -10,7 +10,8 @@ pub const DEFAULT_MAX_REMOVES_PER_RUN: u32 = 10_000;
 /// Default number of entries removed per IndexedDB transaction inside a pass.
 pub const DEFAULT_BATCH_SIZE: u32 = 500;
 /// Default cap on records removed from one collection (the entries, a collection, a time
-/// series) by one pass (ArangoDB `--ttl.max-collection-removes`): no cap beyond the pass's.
+/// series) by one pass (ArangoDB `--ttl.max-collection-removes`): no cap beyond the pass's (an
+/// unset cap follows a given `maxRemovesPerRun`, see `core::options::store_config`).
 pub const DEFAULT_MAX_REMOVES_PER_COLLECTION: u32 = DEFAULT_MAX_REMOVES_PER_RUN;
 
 /// The caps a pass runs under.
