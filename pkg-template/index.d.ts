@@ -121,6 +121,11 @@ export interface Stats {
   lastRun: ReapReport | null;
   /** `true` between `pauseReaper()` and `resumeReaper()`. */
   reaperPaused: boolean;
+  /**
+   * `true` in the one member (tab, iframe, worker) of this database that runs the background
+   * passes: the holder of its Web Lock. Where Web Locks is missing every member leads.
+   */
+  leader: boolean;
   /** Bytes of WebAssembly memory the module holds (one module per page or worker, all stores). */
   memoryBytes: number;
 }
@@ -133,6 +138,8 @@ export interface ExpiredEventDetail {
   collections: Record<string, Key[]>;
   /** Number of whole buckets removed, by time-series name. */
   timeSeries: Record<string, number>;
+  /** `true` when the pass ran in another member (tab, worker) of the database. */
+  remote?: true;
 }
 
 /** `event.detail` of the `"change"` event, fired after any committed write. */
@@ -149,6 +156,8 @@ export interface ChangeEventDetail {
   collection?: string;
   /** The time series written, for a time-series write. */
   timeSeries?: string;
+  /** `true` when the write was made in another member (tab, worker) of the database. */
+  remote?: true;
 }
 
 /** The events a `TtlStore` dispatches, for typing `addEventListener` handlers. */

@@ -16,7 +16,8 @@
 //! - [`core`]: pure Rust, no browser and no clock (`now` is an argument): expiry parsing and
 //!   arithmetic, store options, reaper planning. Tested on the host with `cargo test`.
 //! - `idb`: the IndexedDB adapter, the only module touching IndexedDB (layout notes there).
-//! - `timer`: the only module touching timers and the clock.
+//! - `timer`: the only module touching timers, the clock and Web Locks (the reaper's leader).
+//! - `channel`: the only module touching BroadcastChannel (events across tabs and workers).
 //! - `store`: the store in Rust terms: connection, reaper passes, events.
 //! - `js`: the wasm-bindgen surface, converting JS values and errors, nothing else.
 #![deny(missing_docs, missing_debug_implementations)]
@@ -28,6 +29,8 @@ pub mod core;
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
+#[cfg(target_arch = "wasm32")]
+pub mod channel;
 #[cfg(target_arch = "wasm32")]
 pub mod idb;
 #[cfg(target_arch = "wasm32")]

@@ -1,5 +1,5 @@
-//! Timers: the only module that touches the browser's clock and timers.
-//! (Cross-tab leadership for the reaper, through Web Locks, will live here too.)
+//! Timers and locks: the only module that touches the browser's clock, its timers and Web
+//! Locks (the reaper's leadership among the members of one database, `timer.js`).
 
 use std::cell::Cell;
 use std::future::Future;
@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::task::Poll;
 
 use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::prelude::*;
 
 use crate::core::config::MAX_TIMER_MS;
 
@@ -78,4 +79,42 @@ pub async fn within<F: Future>(ms: u32, fut: F) -> Option<F::Output> {
 /// The current time as Unix milliseconds: the one place the store reads the clock.
 pub fn now_ms() -> f64 {
     js_sys::Date::now()
+}
+
+#[wasm_bindgen(module = "/src/timer.js")]
+extern "C" {
+    #[derive(Debug)]
+    type LockHandle;
+    #[wasm_bindgen(js_name = leadership)]
+    fn request_lock(name: &str, on_granted: &Closure<dyn FnMut()>) -> Option<LockHandle>;
+    #[wasm_bindgen(method)]
+    fn release(this: &LockHandle);
+}
+
+/// A request for an exclusive Web Lock held for as long as this value lives: MongoDB runs its
+/// TTL monitor on the primary only; here the member holding the lock is the one that reaps.
+/// Dropping it releases the lock (or withdraws the request), and the browser releases it when
+/// the context goes away, so the next member in line is granted it.
+#[must_use = "the lock is released as soon as it is dropped"]
+#[derive(Debug)]
+pub struct Leadership {
+    handle: LockHandle,
+    _on_granted: Closure<dyn FnMut()>,
+}
+
+impl Leadership {
+    /// Asks for the lock `name`; `on_granted` runs once it is held. `None` where the context has
+    /// no Web Locks (an old browser, an opaque origin): the caller then leads on its own.
+    pub fn request(name: &str, on_granted: impl FnMut() + 'static) -> Option<Leadership> {
+        let on_granted = Closure::<dyn FnMut()>::new(on_granted);
+        let handle = request_lock(name, &on_granted)?;
+        Some(Leadership { handle, _on_granted: on_granted })
+    }
+}
+
+impl Drop for Leadership {
+    fn drop(&mut self) {
+        // Before the closure is dropped: timer.js never calls it after release().
+        self.handle.release();
+    }
 }

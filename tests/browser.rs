@@ -21,6 +21,8 @@ mod collections;
 mod expiry;
 #[path = "browser/hostile.rs"]
 mod hostile;
+#[path = "browser/members.rs"]
+mod members;
 #[path = "browser/reaper.rs"]
 mod reaper;
 #[path = "browser/resilience.rs"]

@@ -86,7 +86,7 @@ impl Definition {
     }
 
     /// Reads a stored definition; `None` for a record this version does not understand.
-    fn from_js(v: &JsValue) -> Option<Definition> {
+    pub fn from_js(v: &JsValue) -> Option<Definition> {
         let name = text(v, "name")?;
         match text(v, "kind")?.as_str() {
             "collection" => {

@@ -248,6 +248,7 @@ impl TtlStore {
             ("removedTotal", (s.removed_total as f64).into()),
             ("lastRun", s.last_run.map_or(JsValue::NULL, report_js)),
             ("reaperPaused", self.store.reaper_paused().into()),
+            ("leader", self.store.is_leader().into()),
             ("memoryBytes", wasm_memory_bytes().into()),
         ])
     }

@@ -241,15 +241,14 @@ impl Collection {
     }
 
     async fn save(&self, next: State) -> Result<()> {
-        self.store
-            .conn()?
-            .put_definition(&Definition::Collection {
-                name: self.name.clone(),
-                key_path: self.key_path.clone(),
-                ttl: next.ttl.clone(),
-                keyed_by: next.keyed_by.clone(),
-            })
-            .await?;
+        let def = Definition::Collection {
+            name: self.name.clone(),
+            key_path: self.key_path.clone(),
+            ttl: next.ttl.clone(),
+            keyed_by: next.keyed_by.clone(),
+        };
+        self.store.conn()?.put_definition(&def).await?;
+        self.store.definition_saved(&def);
         self.state.replace(next);
         Ok(())
     }

@@ -16,7 +16,8 @@ use crate::core::entry::{ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::reaper::{ReapLimits, ReapReport, ReaperStats};
 use crate::idb::{Conn, Definition, ExpiryChange, Write};
-use crate::timer::{now_ms, ReaperTimer};
+use crate::channel::Channel;
+use crate::timer::{now_ms, Leadership, ReaperTimer};
 
 mod backup;
 mod collection;
@@ -44,8 +45,15 @@ struct Inner {
     stats: RefCell<ReaperStats>,
     paused: Cell<bool>,
     reaping: Cell<bool>,
+    /// Whether this member runs the background passes (it holds the reaper lock, or there are
+    /// no Web Locks here).
+    leader: Cell<bool>,
+    /// The request for, or the hold on, the reaper lock; dropping it hands leadership on.
+    leadership: RefCell<Option<Leadership>>,
     timer: RefCell<Option<ReaperTimer>>,
     events: EventTarget,
+    /// The other members of this database: their events and definition changes.
+    channel: RefCell<Option<Channel>>,
     /// One definition per collection / time series, shared by every handle this store gives out,
     /// so a change made through one handle is seen by all.
     collections: RefCell<HashMap<String, Rc<RefCell<collection::State>>>>,
@@ -69,8 +77,11 @@ impl Store {
             stats: RefCell::new(ReaperStats::default()),
             paused: Cell::new(false),
             reaping: Cell::new(false),
+            leader: Cell::new(false),
+            leadership: RefCell::new(None),
             timer: RefCell::new(None),
             events,
+            channel: RefCell::new(None),
             collections: RefCell::new(HashMap::new()),
             series: RefCell::new(HashMap::new()),
         });
@@ -84,8 +95,9 @@ impl Store {
         inner.created.set(conn.created());
         inner.conn.replace(Some(Rc::new(conn)));
         let store = Store(inner);
+        store.join_channel();
         if store.0.config.auto_reap {
-            store.start_timer();
+            store.seek_leadership();
         }
         Ok(store)
     }
@@ -127,6 +139,9 @@ impl Store {
 
     fn shut(&self, why: &str) {
         self.0.timer.replace(None);
+        self.0.leadership.replace(None);
+        self.0.leader.set(false);
+        self.0.channel.replace(None);
         if self.0.conn.replace(None).is_some() {
             self.0.closed_why.replace(why.to_owned());
         }
@@ -363,18 +378,53 @@ impl Store {
         self.0.paused.get()
     }
 
-    /// Stops background passes until [`Store::resume_reaper`]; `reap()` still works.
+    /// Stops background passes in this member until [`Store::resume_reaper`]; `reap()` still
+    /// works. A paused leader hands leadership on, so the other members keep reaping.
     pub fn pause_reaper(&self) {
         self.0.paused.set(true);
         self.0.timer.replace(None);
+        self.0.leadership.replace(None);
+        self.0.leader.set(false);
     }
 
-    /// Restarts background passes (if the store was opened with `auto_reap`).
+    /// Restarts background passes (if the store was opened with `auto_reap`): this member asks
+    /// for leadership again.
     pub fn resume_reaper(&self) {
         self.0.paused.set(false);
-        if self.0.config.auto_reap && !self.is_closed() {
-            self.start_timer();
+        if self.0.config.auto_reap && !self.is_closed() && self.0.leadership.borrow().is_none() && !self.0.leader.get() {
+            self.seek_leadership();
         }
+    }
+
+    /// Whether this member runs the background passes for the database.
+    pub fn is_leader(&self) -> bool {
+        self.0.leader.get()
+    }
+
+    /// Asks for the database's reaper lock; the member that holds it runs the background passes
+    /// (MongoDB's TTL monitor runs on the primary only). Without Web Locks, every member leads:
+    /// safe, since a pass removes only what has expired when it runs.
+    fn seek_leadership(&self) {
+        let weak: Weak<Inner> = Rc::downgrade(&self.0);
+        let lock = Leadership::request(&format!("idb-ttl reaper {}", self.0.name), move || {
+            if let Some(inner) = weak.upgrade() {
+                Store(inner).lead();
+            }
+        });
+        match lock {
+            Some(lock) => {
+                self.0.leadership.replace(Some(lock));
+            }
+            None => self.lead(),
+        }
+    }
+
+    fn lead(&self) {
+        if self.is_closed() || self.0.paused.get() {
+            return;
+        }
+        self.0.leader.set(true);
+        self.start_timer();
     }
 
     fn start_timer(&self) {
@@ -410,12 +460,81 @@ impl Store {
         self.emit("change", &plain_object(&fields));
     }
 
+    /// Dispatches `kind` here and, for `"expired"` and `"change"`, in every other member.
     fn emit(&self, kind: &str, detail: &JsValue) {
+        if kind != "error" {
+            // Before the listeners here run: one of them could change `detail`.
+            self.post(&plain_object(&[("type", JsValue::from_str(kind)), ("detail", detail.clone())]));
+        }
+        self.dispatch(kind, detail);
+    }
+
+    fn dispatch(&self, kind: &str, detail: &JsValue) {
         let init = CustomEventInit::new();
         init.set_detail(detail);
         if let Ok(event) = CustomEvent::new_with_event_init_dict(kind, &init) {
             // A listener that throws is reported by the browser; it must not fail the write.
             let _ = self.0.events.dispatch_event(&event);
+        }
+    }
+}
+
+impl Store {
+    /// Joins the database's channel: what other members post arrives in [`Store::on_message`].
+    fn join_channel(&self) {
+        let weak: Weak<Inner> = Rc::downgrade(&self.0);
+        let channel = Channel::open(&format!("idb-ttl {}", self.0.name), move |data| {
+            if let Some(inner) = weak.upgrade() {
+                Store(inner).on_message(&data);
+            }
+        });
+        self.0.channel.replace(channel);
+    }
+
+    fn post(&self, message: &JsValue) {
+        if let Some(channel) = self.0.channel.borrow().as_ref() {
+            channel.post(message);
+        }
+    }
+
+    /// Tells the other members that a collection's or time series' definition changed, so their
+    /// handles report and use the new one (the message arrives before the write's `"change"`).
+    fn definition_saved(&self, def: &Definition) {
+        self.post(&plain_object(&[("type", JsValue::from_str("definition")), ("definition", def.to_js())]));
+    }
+
+    /// A message from another member: its event, dispatched here with `detail.remote = true`, or
+    /// a definition to adopt.
+    fn on_message(&self, data: &JsValue) {
+        if self.is_closed() {
+            return;
+        }
+        let field = |k: &str| Reflect::get(data, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
+        let kind = field("type").as_string().unwrap_or_default();
+        match kind.as_str() {
+            "expired" | "change" => {
+                let detail = field("detail");
+                if detail.is_object() {
+                    let _ = Reflect::set(&detail, &JsValue::from_str("remote"), &JsValue::TRUE);
+                    self.dispatch(&kind, &detail);
+                }
+            }
+            "definition" => {
+                match Definition::from_js(&field("definition")) {
+                    Some(Definition::Collection { name, ttl, keyed_by, .. }) => {
+                        if let Some(state) = self.0.collections.borrow().get(&name) {
+                            state.replace(collection::State::new(ttl, keyed_by));
+                        }
+                    }
+                    Some(Definition::Series { name, options }) => {
+                        if let Some(shared) = self.0.series.borrow().get(&name) {
+                            shared.replace(options);
+                        }
+                    }
+                    None => {}
+                }
+            }
+            _ => {}
         }
     }
 }

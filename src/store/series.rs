@@ -47,7 +47,9 @@ impl Store {
                     )));
                 }
                 if asked != have {
-                    conn.put_definition(&Definition::Series { name: name.to_owned(), options: asked.clone() }).await?;
+                    let def = Definition::Series { name: name.to_owned(), options: asked.clone() };
+                    conn.put_definition(&def).await?;
+                    self.definition_saved(&def);
                 }
                 asked
             }

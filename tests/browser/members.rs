@@ -1,0 +1,146 @@
+//! Many members of one database (here two stores in one context, each its own member, as two
+//! tabs or a tab and a worker would be): one reaper elected through Web Locks, events and
+//! definition changes carried over BroadcastChannel. The page tests cover real tabs.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::util::*;
+
+fn leader(s: &JsValue) -> bool {
+    field(&js_stats(s), "leader").as_bool().expect("stats().leader is a boolean")
+}
+
+fn js_stats(s: &JsValue) -> JsValue {
+    let f: js_sys::Function = field(s, "stats").into();
+    f.call0(s).expect("stats()")
+}
+
+/// Waits up to `ms` for `cond`, checking every 20 ms.
+async fn until(ms: u32, mut cond: impl FnMut() -> bool) -> bool {
+    for _ in 0..ms / 20 {
+        if cond() {
+            return true;
+        }
+        sleep(20).await;
+    }
+    cond()
+}
+
+#[wasm_bindgen_test]
+async fn one_member_reaps_and_another_takes_over_when_it_closes() {
+    let name = db_name("leader");
+    let opts = || js("({ reapIntervalMs: 100 })");
+    let a = open(&name, opts()).await;
+    let b = open(&name, opts()).await;
+    assert!(until(1000, || leader(&a)).await, "the first member leads");
+    sleep(400).await;
+    assert!(!leader(&b), "one leader at a time");
+    assert!(num(&field(&js_stats(&a), "reaperRuns")) >= 2.0, "the leader runs passes");
+    assert_eq!(num(&field(&js_stats(&b), "reaperRuns")), 0.0, "the follower runs none");
+
+    call(&a, "close", &[]).await;
+    assert!(!leader(&a));
+    assert!(until(1000, || leader(&b)).await, "the other member takes over when the leader closes");
+    call(&b, "set", &[JsValue::from_str("k"), JsValue::from(1), js("({ ttl: 0.05 })")]).await;
+    let expired = listen(&b, "expired");
+    assert!(until(2000, || expired.length() > 0).await, "the new leader reaps within a few intervals");
+    assert_eq!(strings(&field(&expired.get(0), "keys")), ["k"]);
+    call(&b, "close", &[]).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_paused_leader_hands_leadership_on() {
+    let name = db_name("pause-lead");
+    let a = open(&name, js("({ reapIntervalMs: 100 })")).await;
+    let b = open(&name, js("({ reapIntervalMs: 100 })")).await;
+    assert!(until(1000, || leader(&a)).await);
+    call(&a, "pauseReaper", &[]).await;
+    assert!(until(1000, || leader(&b)).await, "the other member reaps while the leader is paused");
+    call(&a, "resumeReaper", &[]).await;
+    sleep(200).await;
+    assert!(!leader(&a) && leader(&b), "resuming queues for leadership, it does not take it back");
+    call(&b, "close", &[]).await;
+    assert!(until(1000, || leader(&a)).await);
+    call(&a, "close", &[]).await;
+}
+
+#[wasm_bindgen_test]
+async fn without_auto_reap_a_member_never_leads() {
+    let name = db_name("no-auto");
+    let a = open_manual(&name).await;
+    let b = open(&name, js("({ reapIntervalMs: 100 })")).await;
+    assert!(until(1000, || leader(&b)).await, "a member without autoReap does not stand");
+    assert!(!leader(&a));
+    call(&a, "close", &[]).await;
+    call(&b, "close", &[]).await;
+}
+
+#[wasm_bindgen_test]
+async fn events_reach_every_member_marked_remote() {
+    let name = db_name("events");
+    let a = open_manual(&name).await;
+    let b = open_manual(&name).await;
+    let (a_changes, b_changes, b_expired) = (listen(&a, "change"), listen(&b, "change"), listen(&b, "expired"));
+
+    call(&a, "set", &[JsValue::from_str("gone"), JsValue::from(1), js("({ ttl: 0.05 })")]).await;
+    call(&a, "set", &[JsValue::from_str("kept"), JsValue::from(2)]).await;
+    call(&a, "delete", &[JsValue::from_str("kept")]).await;
+    assert!(until(1000, || b_changes.length() == 3).await, "b heard {} of a's 3 writes", b_changes.length());
+    let ops: Vec<String> = b_changes.iter().map(|d| field(&d, "op").as_string().unwrap()).collect();
+    assert_eq!(ops, ["set", "set", "delete"], "a delete is a change, never an expiry");
+    let last = b_changes.get(2);
+    assert_eq!(strings(&field(&last, "keys")), ["kept"]);
+    assert_eq!(field(&last, "remote"), JsValue::TRUE);
+    assert_eq!(field(&a_changes.get(0), "remote"), JsValue::UNDEFINED, "local events are not remote");
+
+    sleep(80).await;
+    call(&a, "reap", &[]).await;
+    assert!(until(1000, || b_expired.length() == 1).await, "b hears what a's pass removed");
+    let detail = b_expired.get(0);
+    assert_eq!(strings(&field(&detail, "keys")), ["gone"]);
+    assert_eq!(field(&detail, "remote"), JsValue::TRUE);
+    assert_eq!(b_changes.length(), 3, "an expiry is not a change");
+
+    assert_eq!(call(&b, "get", &[JsValue::from_str("gone")]).await, JsValue::UNDEFINED);
+    call(&b, "set", &[JsValue::from_str("from-b"), JsValue::from(3)]).await;
+    assert!(until(1000, || a_changes.length() == 4).await, "events go both ways");
+    assert_eq!(call(&a, "get", &[JsValue::from_str("from-b")]).await, JsValue::from(3));
+    call(&a, "close", &[]).await;
+    call(&b, "close", &[]).await;
+}
+
+#[wasm_bindgen_test]
+async fn definition_changes_reach_every_members_handles() {
+    let name = db_name("definitions");
+    let a = open_manual(&name).await;
+    let b = open_manual(&name).await;
+    let opts = js("({ ttlIndex: { field: 'at', expireAfter: 60 } })");
+    let ca = call(&a, "collection", &[JsValue::from_str("c"), opts]).await;
+    let cb = call(&b, "collection", &[JsValue::from_str("c")]).await;
+    let ttl_of = |c: &JsValue| {
+        let f: js_sys::Function = field(c, "ttlIndex").into();
+        f.call0(c).unwrap()
+    };
+    assert_eq!(num(&field(&ttl_of(&cb), "expireAfter")), 60.0);
+    let b_changes = listen(&b, "change");
+    call(&ca, "setExpireAfter", &[JsValue::from(5)]).await;
+    assert!(until(1000, || b_changes.length() == 1).await);
+    assert_eq!(num(&field(&ttl_of(&cb), "expireAfter")), 5.0, "b's handle uses a's new definition");
+    let detail = b_changes.get(0);
+    assert_eq!(field(&detail, "collection"), JsValue::from_str("c"));
+    assert_eq!(field(&detail, "op"), JsValue::from_str("setExpireAfter"));
+
+    call(&ca, "dropTtlIndex", &[]).await;
+    assert!(until(1000, || b_changes.length() == 2).await);
+    assert_eq!(ttl_of(&cb), JsValue::NULL, "b's handle sees the index dropped");
+
+    let sa = call(&a, "timeSeries", &[JsValue::from_str("t"), js("({ timeField: 'ts', expireAfter: 60 })")]).await;
+    let sb = call(&b, "timeSeries", &[JsValue::from_str("t")]).await;
+    call(&a, "timeSeries", &[JsValue::from_str("t"), js("({ timeField: 'ts', expireAfter: 7 })")]).await;
+    let opts_of = |s: &JsValue| field(s, "options");
+    assert!(until(1000, || num(&field(&opts_of(&sb), "expireAfter")) == 7.0).await, "b's series handle follows");
+    assert_eq!(num(&field(&opts_of(&sa), "expireAfter")), 7.0);
+    call(&a, "close", &[]).await;
+    call(&b, "close", &[]).await;
+}
