@@ -1,17 +1,19 @@
 //! BroadcastChannel: the only module that touches it. The members of one database (tabs,
 //! iframes, workers) tell each other of their events and definition changes over a channel
-//! named after the database (`channel.js` catches every exception).
+//! named after the database; `channel.js` dispatches the events it receives and catches every
+//! exception.
 
 use wasm_bindgen::prelude::*;
+use web_sys::EventTarget;
 
 #[wasm_bindgen(module = "/src/channel.js")]
 extern "C" {
     #[derive(Debug)]
     type ChannelHandle;
     #[wasm_bindgen(js_name = openChannel)]
-    fn open_channel(name: &str, on_message: &Closure<dyn FnMut(JsValue)>) -> Option<ChannelHandle>;
+    fn open_channel(name: &str, target: &EventTarget, on_definition: &Closure<dyn FnMut(JsValue)>) -> Option<ChannelHandle>;
     #[wasm_bindgen(method)]
-    fn post(this: &ChannelHandle, data: &JsValue) -> bool;
+    fn post(this: &ChannelHandle, kind: &str, detail: &JsValue) -> bool;
     #[wasm_bindgen(method)]
     fn close(this: &ChannelHandle);
 }
@@ -21,21 +23,24 @@ extern "C" {
 #[derive(Debug)]
 pub struct Channel {
     handle: ChannelHandle,
-    _on_message: Closure<dyn FnMut(JsValue)>,
+    _on_definition: Closure<dyn FnMut(JsValue)>,
 }
 
 impl Channel {
-    /// Joins the channel `name`; `on_message` gets what other members post (a structured clone).
-    /// `None` where there is no BroadcastChannel: events then stay in their own context.
-    pub fn open(name: &str, on_message: impl FnMut(JsValue) + 'static) -> Option<Channel> {
-        let on_message = Closure::<dyn FnMut(JsValue)>::new(on_message);
-        let handle = open_channel(name, &on_message)?;
-        Some(Channel { handle, _on_message: on_message })
+    /// Joins the channel `name`: other members' `"expired"` and `"change"` events are dispatched
+    /// on `target` with `detail.remote = true`, their definition changes (a stored definition
+    /// record) go to `on_definition`. `None` where there is no BroadcastChannel: events then stay
+    /// in their own context.
+    pub fn open(name: &str, target: &EventTarget, on_definition: impl FnMut(JsValue) + 'static) -> Option<Channel> {
+        let on_definition = Closure::<dyn FnMut(JsValue)>::new(on_definition);
+        let handle = open_channel(name, target, &on_definition)?;
+        Some(Channel { handle, _on_definition: on_definition })
     }
 
-    /// Sends `data` to every other member; `false` if it could not be cloned.
-    pub fn post(&self, data: &JsValue) -> bool {
-        self.handle.post(data)
+    /// Sends an event (`kind` and its detail) or a definition (`kind` `"definition"`) to every
+    /// other member; `false` if it could not be cloned.
+    pub fn post(&self, kind: &str, detail: &JsValue) -> bool {
+        self.handle.post(kind, detail)
     }
 }
 

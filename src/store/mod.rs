@@ -464,7 +464,7 @@ impl Store {
     fn emit(&self, kind: &str, detail: &JsValue) {
         if kind != "error" {
             // Before the listeners here run: one of them could change `detail`.
-            self.post(&plain_object(&[("type", JsValue::from_str(kind)), ("detail", detail.clone())]));
+            self.post(kind, detail);
         }
         self.dispatch(kind, detail);
     }
@@ -480,61 +480,43 @@ impl Store {
 }
 
 impl Store {
-    /// Joins the database's channel: what other members post arrives in [`Store::on_message`].
+    /// Joins the database's channel: other members' events are dispatched here (`channel.js`),
+    /// their definition changes adopted by [`Store::adopt`].
     fn join_channel(&self) {
         let weak: Weak<Inner> = Rc::downgrade(&self.0);
-        let channel = Channel::open(&format!("idb-ttl {}", self.0.name), move |data| {
-            if let Some(inner) = weak.upgrade() {
-                Store(inner).on_message(&data);
+        let channel = Channel::open(&format!("idb-ttl {}", self.0.name), &self.0.events, move |def| {
+            if let (Some(inner), Some(def)) = (weak.upgrade(), Definition::from_js(&def)) {
+                Store(inner).adopt(def);
             }
         });
         self.0.channel.replace(channel);
     }
 
-    fn post(&self, message: &JsValue) {
+    fn post(&self, kind: &str, detail: &JsValue) {
         if let Some(channel) = self.0.channel.borrow().as_ref() {
-            channel.post(message);
+            channel.post(kind, detail);
         }
     }
 
     /// Tells the other members that a collection's or time series' definition changed, so their
     /// handles report and use the new one (the message arrives before the write's `"change"`).
     fn definition_saved(&self, def: &Definition) {
-        self.post(&plain_object(&[("type", JsValue::from_str("definition")), ("definition", def.to_js())]));
+        self.post("definition", &def.to_js());
     }
 
-    /// A message from another member: its event, dispatched here with `detail.remote = true`, or
-    /// a definition to adopt.
-    fn on_message(&self, data: &JsValue) {
-        if self.is_closed() {
-            return;
-        }
-        let field = |k: &str| Reflect::get(data, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
-        let kind = field("type").as_string().unwrap_or_default();
-        match kind.as_str() {
-            "expired" | "change" => {
-                let detail = field("detail");
-                if detail.is_object() {
-                    let _ = Reflect::set(&detail, &JsValue::from_str("remote"), &JsValue::TRUE);
-                    self.dispatch(&kind, &detail);
+    /// Another member's definition: every handle of this store uses it from now on.
+    fn adopt(&self, def: Definition) {
+        match def {
+            Definition::Collection { name, ttl, keyed_by, .. } => {
+                if let Some(state) = self.0.collections.borrow().get(&name) {
+                    state.replace(collection::State::new(ttl, keyed_by));
                 }
             }
-            "definition" => {
-                match Definition::from_js(&field("definition")) {
-                    Some(Definition::Collection { name, ttl, keyed_by, .. }) => {
-                        if let Some(state) = self.0.collections.borrow().get(&name) {
-                            state.replace(collection::State::new(ttl, keyed_by));
-                        }
-                    }
-                    Some(Definition::Series { name, options }) => {
-                        if let Some(shared) = self.0.series.borrow().get(&name) {
-                            shared.replace(options);
-                        }
-                    }
-                    None => {}
+            Definition::Series { name, options } => {
+                if let Some(shared) = self.0.series.borrow().get(&name) {
+                    shared.replace(options);
                 }
             }
-            _ => {}
         }
     }
 }
