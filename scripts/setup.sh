@@ -94,7 +94,7 @@ fi
 #    playwright-core (page tests) and typescript (the typings check).
 npm_stamp="node_modules/.package-lock.json"   # npm rewrites it on every install
 npm_fresh=1
-for f in node_modules/.bin/wasm-opt node_modules/.bin/tsc node_modules/.bin/esbuild node_modules/playwright-core/package.json "$npm_stamp"; do
+for f in node_modules/.bin/wasm-opt node_modules/.bin/tsc node_modules/.bin/esbuild node_modules/playwright-core/package.json node_modules/@gfx/zopfli/package.json "$npm_stamp"; do
   [ -e "$f" ] || npm_fresh=0
 done
 if [ "$npm_fresh" -eq 1 ]; then
