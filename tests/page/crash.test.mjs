@@ -1,0 +1,391 @@
+// Crash durability: every write idb-ttl acknowledged (its set() promise resolved) must survive the
+// browser being killed at any moment, with its value and its expiry. Run with
+// `node --test tests/page/` after scripts/build.sh (scripts/test.sh does both); CRASH_KILLS sets
+// the number of kills (default 10), and scripts/crash-soak.sh runs 200.
+//
+// The test starts Debian's Chromium itself, in a process group of its own that it can kill whole,
+// on one --user-data-dir kept across launches, connects playwright-core over the DevTools
+// protocol, and has the fixture page (tests/page/fixtures/crash.html) write without pause:
+// 4 writers, set() with long ttls (numbers and duration strings), expiresAt (Unix seconds,
+// ISO-8601, Date), keepTtl or no expiry, mostly overwriting keys and so moving their records
+// between expiries, a few values of 100-200 kB. The page reports each write before issuing it
+// (waiting until the test has taken that report) and once it is acknowledged. After a random
+// 200-1500 ms the test SIGKILLs the whole process group, relaunches Chromium on the same profile,
+// opens the store and reads every key: each must hold its last acknowledged write, or the one
+// write of its writer that was issued but not seen acknowledged (it may have committed or not),
+// and no other key may be there. Then the page writes again, and so on; one summary line at the
+// end.
+//
+// Chromium may delete a whole origin's IndexedDB after a crash (an upstream LevelDB bug): open()
+// then creates the database afresh and says so with `isNew`. Such a visible wipe is logged and
+// counted, and the expected contents start again from empty. What fails is a silent loss (a key
+// missing, different or unexpected while `isNew` is false), a rejected set(), and open() or the
+// read-back failing or hanging.
+//
+// The seed (CRASH_SEED, random if unset, printed first) fixes the time before each kill and every
+// write the page chooses; where each kill lands among the writes still depends on timing.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { randomInt } from "node:crypto";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { chromium } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, startServer, stopServer } from "./harness.mjs";
+import { prng } from "./fixtures/prng.mjs";
+
+const FIXTURE = "tests/page/fixtures/crash.html";
+const DB = "crash";
+const KILLS = Number(process.env.CRASH_KILLS ?? 10);
+const SEED = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : randomInt(2 ** 32);
+/** How long the page writes before each kill: a random whole number of ms in [min, max). */
+const WRITE_MS = { min: 200, max: 1_500 };
+/** Longest wait for Chromium to print its DevTools URL, and for playwright-core to connect. */
+const LAUNCH_MS = 15_000;
+/** Longest an open() or the read-back of every key may take before it counts as a hang. */
+const CALL_MS = 10_000;
+/** Longest wait for the killed browser's processes to be gone. */
+const EXIT_MS = 10_000;
+/** Test timeout per kill (a launch, a check and a write phase took 3-6 s on 2 busy cores). */
+const PER_KILL_MS = 10_000;
+/**
+ * Tolerance on expiries, in seconds: the library and the page each turn `Date.now()` plus a ttl
+ * into floating-point seconds.
+ */
+const EPSILON = 1e-3;
+/** Kills between progress lines (none in a default run of 10). */
+const PROGRESS_EVERY = 25;
+/** Losses quoted in the failure message; the count covers all of them. */
+const QUOTED_LOSSES = 10;
+
+assert.ok(Number.isInteger(KILLS) && KILLS >= 1,
+  `CRASH_KILLS must be a whole number >= 1, not ${process.env.CRASH_KILLS}`);
+assert.ok(Number.isInteger(SEED) && SEED >= 0 && SEED < 2 ** 32,
+  `CRASH_SEED must be a 32-bit unsigned integer, not ${process.env.CRASH_SEED}`);
+
+/** `promise`, or a rejection naming `what` if it has not settled within `ms`. */
+async function within(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms (seed ${SEED})`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Pids of the processes of group `pgid` that are still alive, from /proc. Zombies do not count:
+ * SIGKILLed Chromium's children are reparented to PID 1, which here reaps them only seconds later.
+ */
+function liveGroup(pgid) {
+  const live = [];
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // exited while we looked
+    }
+    // After "pid (comm) ": state, ppid, pgrp, ...; comm may itself contain ") ".
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") live.push(Number(pid));
+  }
+  return live;
+}
+
+/**
+ * Starts Chromium on `profile` with remote debugging on a free port, detached into its own
+ * process group (so `kill` reaches every process it forks). Resolves to `{ child, wsUrl }` once
+ * it prints `DevTools listening on ws://...` on stderr; rejects if it exits first or prints
+ * nothing within LAUNCH_MS (killing it then). Its stderr is drained for as long as it runs (a full
+ * pipe would block it) and the last 4 kB are quoted on failure.
+ */
+function launch(profile) {
+  const child = spawn(CHROMIUM, [
+    ...CHROMIUM_ARGS, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank",
+  ], { detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  return new Promise((resolve, reject) => {
+    const fail = (why) => {
+      clearTimeout(timer);
+      if (child.pid) kill(child).catch(() => {});
+      reject(new Error(`Chromium ${why}; stderr: ${err.slice(-4096)}`));
+    };
+    const timer = setTimeout(() => fail(`printed no DevTools URL within ${LAUNCH_MS} ms`), LAUNCH_MS);
+    child.stderr.on("data", (d) => {
+      err = (err + d).slice(-65_536);
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+      if (m) { clearTimeout(timer); resolve({ child, wsUrl: m[1] }); }
+    });
+    child.on("error", (e) => fail(`did not start: ${e.message}`));
+    child.on("exit", (code, signal) => fail(`exited (${signal ?? code}) before printing its DevTools URL`));
+  });
+}
+
+/**
+ * SIGKILLs Chromium's whole process group, as a crash or an OOM kill would; resolves once the
+ * launched process has exited and no process of the group is left alive, within EXIT_MS.
+ */
+async function kill(child) {
+  const exited = child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once("exit", resolve));
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch (e) {
+    if (e.code !== "ESRCH") throw e;
+  }
+  await within(exited, EXIT_MS, "the killed Chromium to exit");
+  const deadline = Date.now() + EXIT_MS;
+  while (liveGroup(child.pid).length > 0) {
+    assert.ok(Date.now() < deadline,
+      `Chromium processes ${liveGroup(child.pid)} still alive ${EXIT_MS} ms after SIGKILL`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * A key's state for a failure message: `"absent"`, or its value (with long `text` shortened to its
+ * length) and expiry (`null`, Unix seconds, or `{ lo, hi }`).
+ */
+function describe(state) {
+  if (state === undefined) return "absent";
+  const { value, expiry } = state;
+  const shown = typeof value?.text === "string" ? { ...value, text: `${value.text.length} chars` } : value;
+  return JSON.stringify({ value: shown, expiry });
+}
+
+/**
+ * What the store must hold, built from the page's reports: each key's last acknowledged write,
+ * and each writer's write issued but not yet seen acknowledged (at most one per writer: a writer
+ * issues one write at a time, and only once the test has taken its report). Reports are taken
+ * until `hold()`; after it they are left unanswered, which stops the writers before their next
+ * set().
+ */
+class Expected {
+  /** key -> `{ value, expiry }`: `expiry` null (none) or `{ lo, hi }` in Unix seconds. */
+  keys = new Map();
+  /** writer -> its "issue" report, while it is in flight. */
+  issued = new Map();
+  /** key -> the state its in-flight write would give it, computed by `crashed()`. */
+  inFlight = new Map();
+  taking = false;
+  acknowledged = 0;
+  /** Rejected set() calls and out-of-order reports. */
+  errors = [];
+
+  /** Starts taking reports (before a write phase). */
+  take() {
+    this.taking = true;
+  }
+
+  /** Stops taking reports (before the kill). */
+  hold() {
+    this.taking = false;
+  }
+
+  /** The page's `reportWrite(msg)`; resolves once the report is taken, never once held. */
+  report(msg) {
+    if (!this.taking) return new Promise(() => {});
+    if (msg.type === "issue") {
+      this.issued.set(msg.w, msg);
+    } else if (msg.type === "ack") {
+      const issue = this.issued.get(msg.w);
+      if (issue?.n !== msg.n) {
+        this.errors.push(`writer ${msg.w}: acknowledged #${msg.n}, but #${issue?.n} was issued`);
+      } else {
+        this.keys.set(issue.key, this.#result(issue, msg.t1));
+        this.issued.delete(msg.w);
+        this.acknowledged += 1;
+      }
+    } else {
+      this.errors.push(`writer ${msg.w} #${msg.n}: set() rejected: ${msg.error}`);
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * The state `issue` gives its key if it commits, knowing that it committed (or could still
+   * commit) no later than `t1`, in Unix seconds.
+   */
+  #result(issue, t1) {
+    const { kind } = issue.expiry;
+    const expiry =
+      kind === "none" ? null
+      : kind === "at" ? { lo: issue.expiry.at, hi: issue.expiry.at }
+      : kind === "ttl" ? { lo: issue.t0 + issue.expiry.ttl, hi: t1 + issue.expiry.ttl }
+      : this.keys.get(issue.key)?.expiry ?? null; // keepTtl: a new key gets no expiry (no defaultTtl)
+    return { value: issue.value, expiry };
+  }
+
+  /** Records the kill, its processes gone at `at` (Unix seconds): each in-flight write may have committed. */
+  crashed(at) {
+    for (const issue of this.issued.values()) this.inFlight.set(issue.key, this.#result(issue, at));
+    this.issued.clear();
+  }
+
+  /** Forgets everything: the browser deleted the database. */
+  wipe() {
+    this.keys.clear();
+    this.inFlight.clear();
+  }
+
+  /** Every key the store may hold. */
+  keysToCheck() {
+    return [...new Set([...this.keys.keys(), ...this.inFlight.keys()])];
+  }
+
+  /**
+   * Compares what the store holds (`read()` of the page: `entries` for `keysToCheck()`, `live`
+   * keys) with what it must hold; adopts each in-flight write that committed, and returns the
+   * losses. After it, the expectations are what the store holds, so a loss is reported once.
+   */
+  check({ entries, live }) {
+    const losses = [];
+    let committed = 0;
+    for (const [key, value, at] of entries) {
+      const got = value === undefined && at === undefined ? undefined : { value, at };
+      const want = this.keys.get(key);
+      const maybe = this.inFlight.get(key);
+      if (matches(want, got)) continue;
+      if (maybe && matches(maybe, got)) {
+        this.keys.set(key, maybe);
+        committed += 1;
+        continue;
+      }
+      losses.push(`key ${JSON.stringify(key)}: expected ${describe(want)}${maybe ? ` or ${describe(maybe)}` : ""}, ` +
+        `found ${got === undefined ? "nothing" : describe({ value: got.value, expiry: got.at })}`);
+      this.#adopt(key, got);
+    }
+    const checked = new Set(entries.map(([key]) => key));
+    for (const key of live.filter((k) => !checked.has(k))) {
+      losses.push(`key ${JSON.stringify(key)}: never written, but keys() lists it`);
+    }
+    this.inFlight.clear();
+    return { losses, committed, checked: entries.length };
+  }
+
+  /** Takes what the store holds for `key` as its expected state. */
+  #adopt(key, got) {
+    if (got === undefined) this.keys.delete(key);
+    else this.keys.set(key, { value: got.value, expiry: got.at === null ? null : { lo: got.at, hi: got.at } });
+  }
+}
+
+/** Whether `got` (`{ value, at }` read back, or undefined) is the expected `state` (or absent). */
+function matches(state, got) {
+  if (state === undefined || got === undefined) return state === got;
+  if (!isDeepStrictEqual(got.value, state.value)) return false;
+  if (state.expiry === null) return got.at === null;
+  return typeof got.at === "number" && got.at >= state.expiry.lo - EPSILON && got.at <= state.expiry.hi + EPSILON;
+}
+
+/**
+ * Connects playwright-core to the Chromium at `wsUrl`, exposes `report` to pages as
+ * `window.reportWrite`, and opens the fixture at `url` in its first tab; resolves to the page once
+ * the library has loaded. Uncaught page errors are pushed to `pageErrors`.
+ */
+async function openFixture(wsUrl, url, report, pageErrors) {
+  const browser = await chromium.connectOverCDP(wsUrl, { timeout: LAUNCH_MS });
+  const context = browser.contexts()[0];
+  await context.exposeFunction("reportWrite", report);
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  await page.goto(url, { timeout: READY_TIMEOUT_MS });
+  await page.waitForSelector("html[data-state]", { state: "attached", timeout: READY_TIMEOUT_MS });
+  if ((await page.getAttribute("html", "data-state")) !== "ready") {
+    assert.fail(`the fixture did not load the library: ${await page.getAttribute("html", "data-error")}`);
+  }
+  return page;
+}
+
+test(`crash durability: ${KILLS} SIGKILLs of Chromium while a page writes, no acknowledged write lost`, {
+  timeout: 30_000 + KILLS * PER_KILL_MS,
+}, async () => {
+  // Printed as it happens (t.diagnostic would wait for the end): the seed first, so a run that
+  // hangs or is interrupted can still be repeated.
+  console.log(`crash: seed ${SEED}, ${KILLS} kills (rerun: CRASH_SEED=${SEED} CRASH_KILLS=${KILLS})`);
+  const rand = prng(SEED);
+  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-crash-"));
+  const server = startServer(ROOT);
+  const expected = new Expected();
+  const pageErrors = [];
+  const losses = [];
+  let chrome;
+  let kills = 0;
+  let checks = 0;
+  let committed = 0;
+  let wipes = 0;
+  // Chromium runs in a process group of its own, which Ctrl-C at a terminal does not reach: kill
+  // it, and remove its profile, if the test process is interrupted.
+  const interrupted = (signal) => {
+    if (chrome) {
+      try {
+        process.kill(-chrome.child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(profile, { recursive: true, force: true });
+    console.log(`crash: interrupted by ${signal} (seed ${SEED})`);
+    process.exit(130);
+  };
+  process.once("SIGINT", interrupted).once("SIGTERM", interrupted);
+  const summary = () => `${kills} kills, ${expected.acknowledged} acknowledged writes, ${checks} key checks, ` +
+    `${losses.length} lost, ${wipes} visible wipes, ${committed} unacknowledged writes found committed, seed ${SEED}`;
+  try {
+    const url = new URL(FIXTURE, await server.url).href;
+    for (;;) {
+      const when = kills === 0 ? "first launch" : `after kill ${kills}`;
+      chrome = await launch(profile);
+      const page = await within(
+        openFixture(chrome.wsUrl, url, (msg) => expected.report(msg), pageErrors),
+        LAUNCH_MS + 2 * READY_TIMEOUT_MS, `${when}: connecting and loading the fixture`);
+      const { isNew } = await within(page.evaluate((name) => window.crash.open(name), DB), CALL_MS,
+        `${when}: TtlStore.open()`);
+      if (kills === 0) {
+        assert.equal(isNew, true, "the first open() on a fresh profile creates the database");
+      } else if (isNew) {
+        wipes += 1;
+        console.log(`crash: visible wipe ${when}: open() created the database afresh (isNew), ` +
+          `${expected.keys.size} acknowledged keys gone`);
+        expected.wipe();
+      }
+      const found = await within(page.evaluate((keys) => window.crash.read(keys), expected.keysToCheck()), CALL_MS,
+        `${when}: reading back every key`);
+      const result = expected.check(found);
+      checks += result.checked;
+      committed += result.committed;
+      losses.push(...result.losses.map((loss) => `${when}: ${loss}`));
+      if (kills === KILLS) break;
+      if (kills > 0 && kills % PROGRESS_EVERY === 0) console.log(`crash: so far ${summary()}`);
+
+      const pageSeed = Math.floor(rand() * 2 ** 32);
+      const writeMs = WRITE_MS.min + Math.floor(rand() * (WRITE_MS.max - WRITE_MS.min));
+      expected.take();
+      await page.evaluate(([seed, epoch]) => window.crash.write(seed, epoch), [pageSeed, kills]);
+      await new Promise((r) => setTimeout(r, writeMs));
+      expected.hold();
+      await kill(chrome.child);
+      chrome = undefined;
+      kills += 1;
+      expected.crashed(Date.now() / 1000);
+      assert.deepEqual(expected.errors, [], `writes failed before kill ${kills} (seed ${SEED})`);
+    }
+  } finally {
+    process.off("SIGINT", interrupted).off("SIGTERM", interrupted);
+    if (chrome) await kill(chrome.child).catch(() => {});
+    await stopServer(server.child);
+    rmSync(profile, { recursive: true, force: true });
+    console.log(`crash: ${summary()}`);
+  }
+  assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
+  assert.equal(losses.length, 0, `silent losses (seed ${SEED}):\n  ${losses.slice(0, QUOTED_LOSSES).join("\n  ")}`);
+});
