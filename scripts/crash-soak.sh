@@ -5,8 +5,8 @@
 # reports isNew) is counted, not a failure. Ends with the test's summary line
 # ("crash: 200 kills, ... 0 lost, ... seed N") and exits non-zero on any silent loss. About
 # 5 s per kill on 2 cores (15-20 minutes); the test's timeout grows with CRASH_KILLS (10 s per
-# kill), so no --test-timeout is needed. Not part of scripts/test.sh; runs against the package
-# already in www/pkg/ (scripts/build.sh makes it) with the tools scripts/setup.sh installs.
+# kill), so no --test-timeout is needed. Not part of scripts/test.sh; runs scripts/setup.sh
+# and scripts/build.sh first.
 #   scripts/crash-soak.sh                        # 200 kills
 #   CRASH_KILLS=50 scripts/crash-soak.sh         # a shorter run
 #   CRASH_SEED=1234 scripts/crash-soak.sh        # the kill delays and writes of an earlier run
@@ -17,14 +17,9 @@ cd "$ROOT"
 # shellcheck source=scripts/env.sh
 source "$ROOT/scripts/env.sh"
 
-if [ ! -f www/pkg/index.js ]; then
-  echo "crash-soak: www/pkg/index.js is missing: run scripts/build.sh first" >&2
-  exit 2
-fi
-if [ ! -d node_modules/playwright-core ]; then
-  echo "crash-soak: playwright-core is missing: run scripts/setup.sh first" >&2
-  exit 2
-fi
+# Like the test command: install what is missing, then build the package into www/pkg/.
+bash scripts/setup.sh
+bash scripts/build.sh
 
 export CRASH_KILLS="${CRASH_KILLS:-200}"
 exec node --test tests/page/crash.test.mjs

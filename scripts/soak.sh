@@ -3,8 +3,8 @@
 # expiry changes and reaping in two tabs of one headless Chromium sharing one database, checked
 # against an exact model: no expired read, no missing entry, count() and keys() equal to the
 # model at quiet points, JS heap and wasm memory flat after warm-up. Prints the figures and exits
-# non-zero if a check failed. Not part of scripts/test.sh (ten minutes); runs against the package
-# already in www/pkg/ (scripts/build.sh makes it) with the tools scripts/setup.sh installs.
+# non-zero if a check failed. Not part of scripts/test.sh (ten minutes); runs scripts/setup.sh
+# and scripts/build.sh first.
 #   scripts/soak.sh                      # 10 minutes
 #   SOAK_SECONDS=60 scripts/soak.sh      # a short run while developing
 #   SOAK_SEED=1234 scripts/soak.sh       # replay the op sequence of an earlier run
@@ -15,13 +15,8 @@ cd "$ROOT"
 # shellcheck source=scripts/env.sh
 source "$ROOT/scripts/env.sh"
 
-if [ ! -f www/pkg/index.js ]; then
-  echo "soak: www/pkg/index.js is missing: run scripts/build.sh first" >&2
-  exit 2
-fi
-if [ ! -d node_modules/playwright-core ]; then
-  echo "soak: playwright-core is missing: run scripts/setup.sh first" >&2
-  exit 2
-fi
+# Like the test command: install what is missing, then build the package into www/pkg/.
+bash scripts/setup.sh
+bash scripts/build.sh
 
 exec node tests/soak/soak.mjs

@@ -6,7 +6,7 @@
 //
 // Why: the page tests and the browser suite check each behaviour once, in a quiet database. What
 // they cannot show is that the guarantees hold under a long, concurrent load: two tabs writing
-// and reading the same database while both run a reaper every REAP_INTERVAL_MS, entries expiring
+// and reading the same database while the leader among them reaps every REAP_INTERVAL_MS (and both call reap()), entries expiring
 // by the thousand, old records moved and range-deleted under the readers, and memory staying put.
 //
 // How: Node owns a seeded PRNG (SOAK_SEED, printed) and the model. Each round it sends each tab a
@@ -62,7 +62,7 @@ const TOLERANCE_MS = envNumber("SOAK_TOLERANCE_MS", 50);
 const DB_NAME = "soak";
 /** Keys each tab owns. */
 const KEYS_PER_TAB = 1000;
-/** Background reaper period in both tabs: short, so passes run all the time. */
+/** Background reaper period (the leader tab runs the passes): short, so passes run all the time. */
 const REAP_INTERVAL_MS = 500;
 /** Store options of both tabs. */
 const STORE_OPTIONS = { reapIntervalMs: REAP_INTERVAL_MS, timeoutMs: 10_000 };
