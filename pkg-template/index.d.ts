@@ -36,6 +36,11 @@ export interface StoreOptions {
    * a pass).
    */
   maxRemovesPerCollection?: number;
+  /**
+   * Records removed per second at most (CockroachDB's `ttl_delete_rate_limit`): batches are at
+   * most one second's worth and are spaced to keep the rate. `0`: no limit. Default: 0.
+   */
+  maxRemovesPerSecond?: number;
   /** Entries removed per IndexedDB transaction inside a pass. Default: 500. */
   batchSize?: number;
   /** `false`: no background reaper; only `reap()` removes expired entries. Default: `true`. */
@@ -115,8 +120,15 @@ export interface ReapReport {
 export interface Stats {
   /** Reaper passes run since the store was opened (background and `reap()` alike). */
   reaperRuns: number;
-  /** Entries removed by all those passes together. */
+  /** Records (entries, documents, buckets) removed by all those passes together. */
   removedTotal: number;
+  /**
+   * Expired records still stored after the latest pass of this member (an estimate: non-zero
+   * when a cap stopped the pass; the next pass then comes within 50 ms).
+   */
+  waiting: number;
+  /** When the latest pass of this member ended, Unix seconds, or `null` before the first one. */
+  lastRunAt: number | null;
   /** The latest pass, or `null` before the first one. */
   lastRun: ReapReport | null;
   /** `true` between `pauseReaper()` and `resumeReaper()`. */

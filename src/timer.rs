@@ -26,9 +26,10 @@ pub async fn sleep(ms: f64) {
     }
 }
 
-/// The background reaper's clock: runs `tick` every `period_ms` (any length, see [`sleep`]).
-/// Dropping it stops it, so a store that is closed or garbage-collected stops reaping without
-/// anyone remembering to.
+/// The background reaper's clock: waits, runs a pass, and waits what the pass asks for before
+/// the next (a full interval, or a moment while a backlog waits), until dropped or until a pass
+/// returns `None`. Dropping it stops it, so a store that is closed or garbage-collected stops
+/// reaping without anyone remembering to.
 #[must_use = "the timer is cancelled as soon as it is dropped"]
 #[derive(Debug)]
 pub struct ReaperTimer {
@@ -36,17 +37,25 @@ pub struct ReaperTimer {
 }
 
 impl ReaperTimer {
-    /// Starts calling `tick` every `period_ms` milliseconds.
-    pub fn start(period_ms: f64, mut tick: impl FnMut() + 'static) -> Self {
+    /// Waits `first_ms`, then runs `pass` (which resolves to the wait before the next one).
+    pub fn start<F, Fut>(first_ms: f64, mut pass: F) -> Self
+    where
+        F: FnMut() -> Fut + 'static,
+        Fut: Future<Output = Option<f64>> + 'static,
+    {
         let running = Rc::new(Cell::new(true));
         let alive = running.clone();
         wasm_bindgen_futures::spawn_local(async move {
+            let mut wait = first_ms;
             loop {
-                sleep(period_ms).await;
+                sleep(wait).await;
                 if !alive.get() {
                     return;
                 }
-                tick();
+                match pass().await {
+                    Some(next) => wait = next,
+                    None => return,
+                }
             }
         });
         ReaperTimer { running }

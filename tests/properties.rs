@@ -206,7 +206,7 @@ fn value_tree() -> impl Strategy<Value = Value> {
     let key = prop_oneof![
         4 => prop::sample::select(vec![
             "ttl", "expiresAt", "keepTtl", "defaultTtl", "reapIntervalMs", "maxRemovesPerRun",
-            "maxRemovesPerCollection", "batchSize", "autoReap", "timeoutMs", "keyPath", "ttlIndex",
+            "maxRemovesPerCollection", "maxRemovesPerSecond", "batchSize", "autoReap", "timeoutMs", "keyPath", "ttlIndex",
             "field", "expireAfter", "unit", "timeField", "metaField", "granularity", "meta", "from", "to",
         ])
         .prop_map(str::to_owned),
@@ -480,7 +480,7 @@ proptest! {
     #[test]
     fn option_trees(v in value_tree()) {
         let parsers: [(&str, &[&str], Box<dyn Fn(&Value) -> Option<Error>>); 7] = [
-            ("TtlStore.open options", &["defaultTtl", "reapIntervalMs", "maxRemovesPerRun", "maxRemovesPerCollection", "batchSize", "autoReap", "timeoutMs"], Box::new(|v| store_config(v).err())),
+            ("TtlStore.open options", &["defaultTtl", "reapIntervalMs", "maxRemovesPerRun", "maxRemovesPerCollection", "maxRemovesPerSecond", "batchSize", "autoReap", "timeoutMs"], Box::new(|v| store_config(v).err())),
             ("set options", &["ttl", "expiresAt", "keepTtl"], Box::new(|v| set_options("set options", v).err())),
             ("expire options", &["ttl", "expiresAt"], Box::new(|v| expire_options(v).err())),
             ("collection options", &["keyPath", "ttlIndex"], Box::new(|v| collection_options(v).err())),

@@ -125,6 +125,7 @@ struct StoreOptionsIn {
     batch_size: Option<Value>,
     auto_reap: Option<Value>,
     timeout_ms: Option<Value>,
+    max_removes_per_second: Option<Value>,
 }
 
 /// `TtlStore.open(name, options)`'s options.
@@ -152,6 +153,16 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
         // alone must not be held to the per-collection default of 10 000.
         cap("maxRemovesPerCollection", &o.max_removes_per_collection)?.unwrap_or(per_run),
     )?;
+    if let Some(rate) = &o.max_removes_per_second {
+        // 0 is the documented "no limit" (the default), so it is accepted here.
+        config.limits.max_removes_per_second = match rate {
+            Value::Number(n) if *n == 0.0 => 0,
+            other => whole("maxRemovesPerSecond", other, f64::from(u32::MAX)).map_err(|e| match e {
+                Error::OutOfRange(m) => Error::OutOfRange(m.replacen("a whole number from 1", "0 (no limit) or a whole number from 1", 1)),
+                e => e,
+            })? as u32,
+        };
+    }
     if let Some(auto) = bool_option("autoReap", o.auto_reap.as_ref())? {
         config.auto_reap = auto;
     }
@@ -337,6 +348,12 @@ mod tests {
         assert!(c.default_ttl.is_some());
         let c = store_config(&rec(&[("maxRemovesPerRun", Number(50.0)), ("maxRemovesPerCollection", Number(20.0))])).unwrap();
         assert_eq!((c.limits.max_removes_per_run, c.limits.max_removes_per_collection), (50, 20));
+        assert_eq!(c.limits.max_removes_per_second, 0, "no rate limit by default");
+        let c = store_config(&rec(&[("maxRemovesPerSecond", Number(500.0))])).unwrap();
+        assert_eq!(c.limits.max_removes_per_second, 500);
+        assert_eq!(store_config(&rec(&[("maxRemovesPerSecond", Number(0.0))])).unwrap().limits.max_removes_per_second, 0);
+        let m = range_error(store_config(&rec(&[("maxRemovesPerSecond", Number(-1.0))])));
+        assert!(m.contains("maxRemovesPerSecond -1") && m.contains("0 (no limit)"), "{m}");
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub struct ReapLimits {
     pub max_removes_per_run: u32,
     /// Records removed per pass from any one collection (the key-value entries count as one).
     pub max_removes_per_collection: u32,
+    /// Records removed per second at most, across batches (CockroachDB's
+    /// `ttl_delete_rate_limit`); 0: no limit.
+    pub max_removes_per_second: u32,
 }
 
 impl Default for ReapLimits {
@@ -31,6 +34,7 @@ impl Default for ReapLimits {
             batch_size: DEFAULT_BATCH_SIZE,
             max_removes_per_run: DEFAULT_MAX_REMOVES_PER_RUN,
             max_removes_per_collection: DEFAULT_MAX_REMOVES_PER_COLLECTION,
+            max_removes_per_second: 0,
         }
     }
 }
@@ -49,15 +53,42 @@ impl ReapLimits {
                 )));
             }
         }
-        Ok(ReapLimits { batch_size, max_removes_per_run, max_removes_per_collection })
+        Ok(ReapLimits { batch_size, max_removes_per_run, max_removes_per_collection, max_removes_per_second: 0 })
     }
 
     /// How many records the next batch may remove, after `removed_in_pass` in this pass and
     /// `removed_here` from the collection at hand; 0 ends that collection's turn.
+    /// Under a rate limit a batch removes at most one second's worth.
     pub fn next_batch(&self, removed_in_pass: u32, removed_here: u32) -> u32 {
+        let per_second = if self.max_removes_per_second == 0 { u32::MAX } else { self.max_removes_per_second };
         self.batch_size
+            .min(per_second)
             .min(self.max_removes_per_run.saturating_sub(removed_in_pass))
             .min(self.max_removes_per_collection.saturating_sub(removed_here))
+    }
+
+    /// How long to wait after a batch that removed `removed` records in `took_ms`, so removal
+    /// stays under `max_removes_per_second` (0 without a limit).
+    pub fn pause_after_ms(&self, removed: u32, took_ms: f64) -> f64 {
+        if self.max_removes_per_second == 0 || removed == 0 {
+            return 0.0;
+        }
+        (f64::from(removed) * 1000.0 / f64::from(self.max_removes_per_second) - took_ms).max(0.0)
+    }
+}
+
+/// The pause before the next background pass when the last one stopped at a cap: expired
+/// records are still waiting, so the next pass comes soon (Redis repeats its active-expiry cycle
+/// while many keys are expired), but not at once, so the page gets its frames.
+pub const BACKLOG_PAUSE_MS: f64 = 50.0;
+
+/// When the next background pass starts after `last` (`None`: no pass yet): a full interval, or
+/// [`BACKLOG_PAUSE_MS`] after a pass that left expired records behind. `reap_interval_ms` stays
+/// the bound on how late a removal can be.
+pub fn next_pass_in_ms(reap_interval_ms: f64, last: Option<&ReapReport>) -> f64 {
+    match last {
+        Some(report) if report.remaining > 0 => reap_interval_ms.min(BACKLOG_PAUSE_MS),
+        _ => reap_interval_ms,
     }
 }
 
@@ -85,14 +116,23 @@ pub struct ReaperStats {
     pub removed_total: u64,
     /// The latest pass, if any.
     pub last_run: Option<ReapReport>,
+    /// When the latest pass ended, Unix ms.
+    pub last_run_end_ms: Option<f64>,
 }
 
 impl ReaperStats {
-    /// Accounts for a finished pass.
-    pub fn record(&mut self, report: &ReapReport) {
+    /// Accounts for a pass that ended at `ended_ms`.
+    pub fn record(&mut self, report: &ReapReport, ended_ms: f64) {
         self.reaper_runs += 1;
         self.removed_total += u64::from(report.removed);
         self.last_run = Some(report.clone());
+        self.last_run_end_ms = Some(ended_ms);
+    }
+
+    /// Expired records still stored after the latest pass (an estimate: more expire every
+    /// moment, and other members' passes remove some).
+    pub fn waiting(&self) -> u32 {
+        self.last_run.as_ref().map_or(0, |r| r.remaining)
     }
 }
 
@@ -151,10 +191,38 @@ mod tests {
     #[test]
     fn stats_accumulate_runs() {
         let mut s = ReaperStats::default();
-        s.record(&ReapReport { removed: 3, remaining: 0, duration_ms: 1.5, ..Default::default() });
-        s.record(&ReapReport { removed: 0, remaining: 2, duration_ms: 0.5, ..Default::default() });
+        assert_eq!((s.waiting(), s.last_run_end_ms), (0, None));
+        s.record(&ReapReport { removed: 3, remaining: 0, duration_ms: 1.5, ..Default::default() }, 1_000.0);
+        s.record(&ReapReport { removed: 0, remaining: 2, duration_ms: 0.5, ..Default::default() }, 2_000.0);
         assert_eq!(s.reaper_runs, 2);
         assert_eq!(s.removed_total, 3);
-        assert_eq!(s.last_run.unwrap().remaining, 2);
+        assert_eq!(s.waiting(), 2);
+        assert_eq!(s.last_run_end_ms, Some(2_000.0));
+    }
+
+    #[test]
+    fn a_rate_limit_caps_batches_and_paces_them() {
+        let mut l = ReapLimits::new(500, 10_000, 10_000).unwrap();
+        assert_eq!((l.next_batch(0, 0), l.pause_after_ms(500, 20.0)), (500, 0.0), "no limit by default");
+        l.max_removes_per_second = 100;
+        assert_eq!(l.next_batch(0, 0), 100, "a batch is at most one second's worth");
+        assert_eq!(l.pause_after_ms(100, 30.0), 970.0);
+        assert_eq!(l.pause_after_ms(50, 30.0), 470.0);
+        assert_eq!(l.pause_after_ms(100, 1500.0), 0.0, "a slow batch needs no pause");
+        assert_eq!(l.pause_after_ms(0, 0.0), 0.0);
+        l.max_removes_per_second = 2_000;
+        assert_eq!(l.next_batch(0, 0), 500);
+        // 10 000 removals at 2 000/s: batches of 500, each followed by what is left of 250 ms.
+        assert_eq!(l.pause_after_ms(500, 40.0), 210.0);
+    }
+
+    #[test]
+    fn passes_come_soon_while_a_backlog_waits() {
+        let capped = ReapReport { removed: 10_000, remaining: 90_000, ..Default::default() };
+        let drained = ReapReport { removed: 10, remaining: 0, ..Default::default() };
+        assert_eq!(next_pass_in_ms(60_000.0, None), 60_000.0);
+        assert_eq!(next_pass_in_ms(60_000.0, Some(&drained)), 60_000.0);
+        assert_eq!(next_pass_in_ms(60_000.0, Some(&capped)), BACKLOG_PAUSE_MS);
+        assert_eq!(next_pass_in_ms(10.0, Some(&capped)), 10.0, "never later than the interval");
     }
 }

@@ -246,6 +246,8 @@ impl TtlStore {
         plain_object(&[
             ("reaperRuns", (s.reaper_runs as f64).into()),
             ("removedTotal", (s.removed_total as f64).into()),
+            ("waiting", s.waiting().into()),
+            ("lastRunAt", s.last_run_end_ms.map_or(JsValue::NULL, |ms| (ms / 1000.0).into())),
             ("lastRun", s.last_run.map_or(JsValue::NULL, report_js)),
             ("reaperPaused", self.store.reaper_paused().into()),
             ("leader", self.store.is_leader().into()),

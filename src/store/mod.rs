@@ -14,10 +14,10 @@ use crate::core::buckets::SeriesOptions;
 use crate::core::config::StoreConfig;
 use crate::core::entry::{ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
-use crate::core::reaper::{ReapLimits, ReapReport, ReaperStats};
+use crate::core::reaper::{next_pass_in_ms, ReapLimits, ReapReport, ReaperStats};
 use crate::idb::{Conn, Definition, ExpiryChange, Write};
 use crate::channel::Channel;
-use crate::timer::{now_ms, Leadership, ReaperTimer};
+use crate::timer::{now_ms, sleep, Leadership, ReaperTimer};
 
 mod backup;
 mod collection;
@@ -272,7 +272,7 @@ impl Store {
         let result = self.pass().await;
         self.0.reaping.set(false);
         let (report, detail) = result?;
-        self.0.stats.borrow_mut().record(&report);
+        self.0.stats.borrow_mut().record(&report, now_ms());
         if report.removed > 0 {
             self.emit("expired", &detail);
         }
@@ -289,19 +289,7 @@ impl Store {
         let mut capped = false;
 
         let keys = Array::new();
-        capped |= drain(limits, &mut removed, |n| {
-            let conn = conn.clone();
-            let keys = keys.clone();
-            async move {
-                let batch = conn.reap_batch(started, n).await?;
-                batch.for_each(&mut |k, _, _| {
-                    keys.push(&k);
-                });
-                Ok(batch.length())
-            }
-        })
-        .await?
-        .1;
+        capped |= drain(&conn, limits, &mut removed, Drain::Entries(started), &keys).await?.1;
 
         let mut report = ReapReport::default();
         let doc_ids = Object::new();
@@ -309,17 +297,7 @@ impl Store {
             let Definition::Collection { name, ttl: Some(ttl), .. } = def else { continue };
             let cutoff = ttl.expired_through_ms(started);
             let ids = Array::new();
-            let (here, hit) = drain(limits, &mut removed, |n| {
-                let (conn, ids) = (conn.clone(), ids.clone());
-                async move {
-                    let batch = conn.reap_docs(name, cutoff, n).await?;
-                    batch.for_each(&mut |id, _, _| {
-                        ids.push(&id);
-                    });
-                    Ok(batch.length())
-                }
-            })
-            .await?;
+            let (here, hit) = drain(&conn, limits, &mut removed, Drain::Docs(name, cutoff), &ids).await?;
             capped |= hit;
             if here > 0 {
                 report.collections.push((name.clone(), here));
@@ -330,11 +308,7 @@ impl Store {
         for def in &defs {
             let Definition::Series { name, options } = def else { continue };
             let Some(cutoff) = options.expired_through_ms(started) else { continue };
-            let (here, hit) = drain(limits, &mut removed, |n| {
-                let conn = conn.clone();
-                async move { conn.reap_buckets(name, cutoff, n).await }
-            })
-            .await?;
+            let (here, hit) = drain(&conn, limits, &mut removed, Drain::Buckets(name, cutoff), &Array::new()).await?;
             capped |= hit;
             if here > 0 {
                 report.buckets.push((name.clone(), here));
@@ -429,17 +403,20 @@ impl Store {
 
     fn start_timer(&self) {
         let weak: Weak<Inner> = Rc::downgrade(&self.0);
-        let timer = ReaperTimer::start(self.0.config.reap_interval_ms, move || {
-            let Some(inner) = weak.upgrade() else { return };
-            if inner.paused.get() || inner.reaping.get() {
-                return;
-            }
-            let store = Store(inner);
-            wasm_bindgen_futures::spawn_local(async move {
-                if let Err(e) = store.reap().await {
-                    store.emit("error", &plain_object(&[("error", crate::js::error::to_js(e))]));
+        let interval = self.0.config.reap_interval_ms;
+        let timer = ReaperTimer::start(interval, move || {
+            let weak = weak.clone();
+            async move {
+                let store = Store(weak.upgrade()?);
+                // A reap() call under way counts as this pass.
+                if !store.0.reaping.get() {
+                    if let Err(e) = store.reap().await {
+                        store.emit("error", &plain_object(&[("error", crate::js::error::to_js(e))]));
+                    }
                 }
-            });
+                let next = next_pass_in_ms(interval, store.0.stats.borrow().last_run.as_ref());
+                Some(next)
+            }
         });
         self.0.timer.replace(Some(timer));
     }
@@ -521,25 +498,50 @@ impl Store {
     }
 }
 
-/// Removes one collection's expired records batch by batch under the pass's caps: `batch(n)`
-/// removes up to `n` and says how many it removed. Returns how many were removed here and
-/// whether a cap (rather than running out of expired records) ended the turn.
-async fn drain<F, Fut>(limits: ReapLimits, removed_in_pass: &mut u32, mut batch: F) -> Result<(u32, bool)>
-where
-    F: FnMut(u32) -> Fut,
-    Fut: std::future::Future<Output = Result<u32>>,
-{
+/// What a pass drains, with its cut-off (Unix ms): the key-value entries, one collection's
+/// documents, one time series' whole buckets.
+#[derive(Clone, Copy)]
+enum Drain<'a> {
+    Entries(f64),
+    Docs(&'a str, f64),
+    Buckets(&'a str, f64),
+}
+
+/// Removes one collection's expired records batch by batch under the pass's caps and its rate
+/// limit, pushing the removed keys or ids onto `removed_ids` (buckets push nothing). Returns how
+/// many were removed here and whether a cap (rather than running out of expired records) ended
+/// the turn. One function for all three kinds, not one per kind: a smaller wasm.
+async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, what: Drain<'_>, removed_ids: &Array) -> Result<(u32, bool)> {
     let mut here = 0;
     loop {
         let limit = limits.next_batch(*removed_in_pass, here);
         if limit == 0 {
             return Ok((here, true));
         }
-        let n = batch(limit).await?;
+        let started = now_ms();
+        let ids = match what {
+            Drain::Entries(now) => Ok(conn.reap_batch(now, limit).await?),
+            Drain::Docs(name, cutoff) => Ok(conn.reap_docs(name, cutoff, limit).await?),
+            Drain::Buckets(name, cutoff) => Err(conn.reap_buckets(name, cutoff, limit).await?),
+        };
+        let n = match ids {
+            Ok(ids) => {
+                ids.for_each(&mut |id, _, _| {
+                    removed_ids.push(&id);
+                });
+                ids.length()
+            }
+            Err(buckets) => buckets,
+        };
         here += n;
         *removed_in_pass += n;
         if n < limit {
             return Ok((here, false));
+        }
+        // maxRemovesPerSecond: wait out what is left of this batch's share of the second.
+        let pause = limits.pause_after_ms(n, now_ms() - started);
+        if pause > 0.0 {
+            sleep(pause).await;
         }
     }
 }

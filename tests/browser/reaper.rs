@@ -167,3 +167,41 @@ async fn the_per_collection_cap_spreads_a_pass_across_collections() {
     assert_eq!(raw_records(&name).await.length(), 0);
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn a_pass_that_hits_its_cap_is_followed_soon_not_an_interval_later() {
+    let name = db_name("backlog");
+    let s = open(&name, js("({ reapIntervalMs: 2000, maxRemovesPerRun: 10 })")).await;
+    fill(&s, 50, 2).await;
+    // Five capped passes: the first after one interval, the others 50 ms apart. An interval
+    // between each would leave 30 expired records stored at 3.5 s.
+    sleep(3500).await;
+    let stats = call(&s, "stats", &[]).await;
+    assert_eq!(num(&field(&stats, "removedTotal")), 50.0, "{:?}", stats);
+    assert!(num(&field(&stats, "reaperRuns")) >= 5.0);
+    assert_eq!(num(&field(&stats, "waiting")), 0.0);
+    let at = num(&field(&stats, "lastRunAt"));
+    assert!((at * 1000.0 - js_sys::Date::now()).abs() < 5000.0, "lastRunAt is Unix seconds: {at}");
+    assert_eq!(raw_records(&name).await.length(), 2);
+    call(&s, "close", &[]).await;
+}
+
+#[wasm_bindgen_test]
+async fn max_removes_per_second_paces_removal() {
+    let name = db_name("rate");
+    let s = open(&name, js("({ autoReap: false, maxRemovesPerSecond: 100 })")).await;
+    let before = call(&s, "stats", &[]).await;
+    assert_eq!(field(&before, "lastRunAt"), JsValue::NULL);
+    assert_eq!(num(&field(&before, "waiting")), 0.0);
+    fill(&s, 250, 0).await;
+    let t0 = js_sys::Date::now();
+    let report = call(&s, "reap", &[]).await;
+    let took = js_sys::Date::now() - t0;
+    assert_eq!(num(&field(&report, "removed")), 250.0, "the rate paces removal, it does not cap it");
+    // 250 records at 100 a second: batches of 100, 100 and 50, the first two each followed by
+    // the rest of their second.
+    assert!(took >= 1900.0, "250 removals at 100/s took {took} ms");
+    let e = try_open(&name, js("({ maxRemovesPerSecond: -5 })")).await.unwrap_err();
+    assert_error(&e, "RangeError", &["maxRemovesPerSecond -5", "0 (no limit)"]);
+    call(&s, "close", &[]).await;
+}
