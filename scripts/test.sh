@@ -97,16 +97,22 @@ run_stage cargo-test count_libtest cargo test
 
 # The test runner picks GECKODRIVER over SAFARIDRIVER over CHROMEDRIVER when several are set
 # (TOOLCHAIN.md): each engine's stage sets only its own.
+#
+# Each engine's run is bounded: the runner waits up to 300 s for the test page to load and then
+# for each output, so a page that never loads (seen: one of its module requests left unanswered by
+# the runner's own server once the package had seven of them; src/members.js keeps the count
+# down) would otherwise hold the CI job. 20 minutes is several times a cold compile and run.
+BROWSER_STAGE_LIMIT=1200   # seconds
 run_stage browser-chromium count_libtest \
   env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
-  wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser
+  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser
 run_stage browser-firefox count_libtest \
   env -u CHROMEDRIVER -u SAFARIDRIVER GECKODRIVER="$HOME/.cargo/bin/geckodriver" \
-  wasm-pack test --headless --firefox --geckodriver "$HOME/.cargo/bin/geckodriver" -- --test browser
+  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --firefox --geckodriver "$HOME/.cargo/bin/geckodriver" -- --test browser
 # WebKitGTK has no headless mode: the driver starts MiniBrowser inside a virtual X server.
 run_stage browser-webkit count_libtest \
   env -u CHROMEDRIVER -u GECKODRIVER SAFARIDRIVER=/usr/bin/WebKitWebDriver \
-  xvfb-run -a wasm-pack test --headless --safari --safaridriver /usr/bin/WebKitWebDriver -- --test browser
+  xvfb-run -a timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --safari --safaridriver /usr/bin/WebKitWebDriver -- --test browser
 
 run_stage build - bash scripts/build.sh
 

@@ -1,12 +1,12 @@
 //! BroadcastChannel: the only module that touches it. The members of one database (tabs,
 //! iframes, workers) tell each other of their events and definition changes over a channel
-//! named after the database; `channel.js` dispatches the events it receives and catches every
+//! named after the database; `members.js` dispatches the events it receives and catches every
 //! exception.
 
 use wasm_bindgen::prelude::*;
 use web_sys::EventTarget;
 
-#[wasm_bindgen(module = "/src/channel.js")]
+#[wasm_bindgen(module = "/src/members.js")]
 extern "C" {
     #[derive(Debug)]
     type ChannelHandle;

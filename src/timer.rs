@@ -1,5 +1,5 @@
 //! Timers and locks: the only module that touches the browser's clock, its timers and Web
-//! Locks (the reaper's leadership among the members of one database, `timer.js`).
+//! Locks (the reaper's leadership among the members of one database, `members.js`).
 
 use std::cell::Cell;
 use std::future::Future;
@@ -90,7 +90,7 @@ pub fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
-#[wasm_bindgen(module = "/src/timer.js")]
+#[wasm_bindgen(module = "/src/members.js")]
 extern "C" {
     #[derive(Debug)]
     type LockHandle;
@@ -123,7 +123,7 @@ impl Leadership {
 
 impl Drop for Leadership {
     fn drop(&mut self) {
-        // Before the closure is dropped: timer.js never calls it after release().
+        // Before the closure is dropped: members.js never calls it after release().
         self.handle.release();
     }
 }

@@ -146,13 +146,16 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
     };
     let defaults = ReapLimits::default();
     let per_run = cap("maxRemovesPerRun", &o.max_removes_per_run)?.unwrap_or(defaults.max_removes_per_run);
+    let batch = cap("batchSize", &o.batch_size)?;
     config.limits = ReapLimits::new(
-        cap("batchSize", &o.batch_size)?.unwrap_or(defaults.batch_size),
+        batch.unwrap_or(defaults.batch_size),
         per_run,
         // An unset per-collection cap follows the per-run cap: `{ maxRemovesPerRun: 100000 }`
         // alone must not be held to the per-collection default of 10 000.
         cap("maxRemovesPerCollection", &o.max_removes_per_collection)?.unwrap_or(per_run),
     )?;
+    // A batchSize given is kept; the default grows with a backlog.
+    config.limits.fixed_batch = batch.is_some();
     if let Some(rate) = &o.max_removes_per_second {
         // 0 is the documented "no limit" (the default), so it is accepted here.
         config.limits.max_removes_per_second = match rate {

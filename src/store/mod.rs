@@ -457,7 +457,7 @@ impl Store {
 }
 
 impl Store {
-    /// Joins the database's channel: other members' events are dispatched here (`channel.js`),
+    /// Joins the database's channel: other members' events are dispatched here (`members.js`),
     /// their definition changes adopted by [`Store::adopt`].
     fn join_channel(&self) {
         let weak: Weak<Inner> = Rc::downgrade(&self.0);
@@ -512,9 +512,10 @@ enum Drain<'a> {
 /// many were removed here and whether a cap (rather than running out of expired records) ended
 /// the turn. One function for all three kinds, not one per kind: a smaller wasm.
 async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, what: Drain<'_>, removed_ids: &Array) -> Result<(u32, bool)> {
-    let mut here = 0;
+    let (mut here, mut batches) = (0, 0);
     loop {
-        let limit = limits.next_batch(*removed_in_pass, here);
+        let limit = limits.next_batch(*removed_in_pass, here, batches);
+        batches += 1;
         if limit == 0 {
             return Ok((here, true));
         }
