@@ -322,6 +322,8 @@ function reportText(r) {
   return `removed ${r.removed}, remaining ${r.remaining}, ${ms} ms`;
 }
 
+let leaderSeen = false;
+
 function renderStats() {
   if (!store) return;
   const s = store.stats();
@@ -330,6 +332,11 @@ function renderStats() {
     timeline.pass(s.lastRun, expiredSince.splice(0));
   }
   byTestId("stat-reaperRuns").textContent = String(s.reaperRuns);
+  const leader = byTestId("stat-leader");
+  const wasLeader = leader.textContent === "this tab";
+  leader.textContent = s.leader ? "this tab" : "another tab";
+  if (s.leader && leaderSeen && !wasLeader) logLine("leader", "this tab took over the reaper (the leader tab closed or paused)");
+  leaderSeen = true;
   byTestId("stat-removedTotal").textContent = String(s.removedTotal);
   byTestId("stat-lastRun").textContent = reportText(s.lastRun);
   const paused = byTestId("stat-reaperPaused");
@@ -420,13 +427,15 @@ async function main() {
   }
   window.store = store; // for poking at it from the devtools console
 
+  // With the demo open in several tabs, one of them reaps; the others hear of it (detail.remote).
+  const fromElsewhere = (d) => (d?.remote ? " (from another tab)" : "");
   store.addEventListener("expired", (ev) => {
-    expiredSince.push(...(ev.detail?.keys ?? []));
-    logLine("expired", expiredText(ev.detail));
+    if (!ev.detail?.remote) expiredSince.push(...(ev.detail?.keys ?? []));
+    logLine("expired", expiredText(ev.detail) + fromElsewhere(ev.detail));
     renderStats();
   });
   store.addEventListener("change", (ev) => {
-    logLine("change", describeDetail(ev.detail));
+    logLine("change", describeDetail(ev.detail) + fromElsewhere(ev.detail));
   });
   // A background reaper pass that failed (e.g. IndexedDB closed under it).
   try {

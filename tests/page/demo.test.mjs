@@ -11,7 +11,8 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, poll, sel, waitForLibrary as waitForReady, withDemoPage,
+  DEMO_VIEWPORT, READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary as waitForReady, withChromium,
+  withDemoPage,
 } from "./harness.mjs";
 
 const rowSel = (key) => sel("entry-row", `[data-key="${key}"]`);
@@ -215,4 +216,35 @@ test("the timeline places entries at their expiry and shows the reaper's passes"
     const passes = await page.locator(sel("timeline-pass")).count();
     assert.ok(passes >= 3, `passes every 2 s are shown (${passes})`);
   });
+});
+
+test("two demo tabs: one shows it leads, the other hears its events and takes over when it closes", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withChromium(WWW, async ({ context, url }) => {
+    const pageErrors = [];
+    const openDemo = async () => {
+      const page = await context.newPage();
+      page.on("pageerror", (e) => pageErrors.push(e.message));
+      await page.goto(url);
+      await waitForReady(page);
+      return page;
+    };
+    const a = await openDemo();
+    await poll(() => a.textContent(sel("stat-leader")), (t) => t === "this tab", 5_000, "tab A shows it leads");
+    const b = await openDemo();
+    await poll(() => b.textContent(sel("stat-leader")), (t) => t === "another tab", 5_000, "tab B shows another tab leads");
+
+    await addEntry(a, { key: "from-a", value: "x", mode: "ttl", expiry: "1" });
+    const remote = (type) => sel("log-line", `[data-type="${type}"]:has-text("from another tab")`);
+    await b.waitForSelector(remote("change"), { timeout: 5_000 });
+    assert.match(await b.textContent(remote("change")), /from-a/);
+    // reapIntervalMs is 2000: tab A's pass removes the entry and tab B hears it.
+    await b.waitForSelector(remote("expired"), { timeout: 10_000 });
+    assert.match(await b.textContent(remote("expired")), /from-a/);
+    assert.equal(await statNumber(b, "reaperRuns"), 0, "the follower runs no pass");
+
+    await a.close();
+    await poll(() => b.textContent(sel("stat-leader")), (t) => t === "this tab", 5_000, "tab B takes over");
+    await b.waitForSelector(sel("log-line", '[data-type="leader"]'), { timeout: 5_000 });
+    assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
+  }, { viewport: DEMO_VIEWPORT });
 });
