@@ -1,7 +1,8 @@
 // Many tabs on one database (README "Many tabs and workers"): two tabs of one Chromium on the
 // blank fixture, each with a store open on the same database. One reaper between them (the Web
 // Lock holder), every "expired" heard in both tabs, leadership handed over when the leader tab
-// closes, and no extended entry lost to the other tab's reaper.
+// closes, no extended entry lost to the other tab's reaper; and a tab with a dedicated module
+// worker (tests/page/fixtures/member-worker.mjs) electing one leader between them.
 // Run with `node --test tests/page/` after scripts/build.sh (scripts/test.sh does both).
 
 import { test } from "node:test";
@@ -98,5 +99,50 @@ test("a tab extending entries while the other reaps in a loop loses none", { tim
     assert.equal(removed + extended.ok, 200, `B removed ${removed}, A extended ${extended.ok}`);
     for (const k of extended.late) assert.ok(!live.includes(k), `${k}: expire() said false but it lives`);
     for (const k of live) assert.ok((await value(b, `return store.ttl(arg);`, k)) > 3500, `${k} keeps its new expiry`);
+  });
+});
+
+test("a tab and a dedicated worker on one database: one leader between them, events both ways", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ openTab }) => {
+    const tab = await openTab();
+    // The worker: tests/page/fixtures/member-worker.mjs, driven through window.worker.call().
+    await value(tab, `
+      const w = new Worker("/tests/page/fixtures/member-worker.mjs", { type: "module" });
+      let next = 0;
+      const pending = new Map();
+      window.workerEvents = [];
+      await new Promise((resolve, reject) => {
+        w.onerror = (e) => reject(new Error("worker failed to load: " + e.message));
+        w.onmessage = ({ data }) => {
+          if (data.ready) return resolve();
+          if (data.event) return workerEvents.push(data);
+          const p = pending.get(data.id);
+          pending.delete(data.id);
+          data.ok ? p.resolve(data.value) : p.reject(new Error(data.error));
+        };
+      });
+      window.worker = { call: (op, arg) => new Promise((resolve, reject) => {
+        const id = ++next;
+        pending.set(id, { resolve, reject });
+        w.postMessage({ id, op, arg });
+      }) };`);
+    await value(tab, `await worker.call("open", { name: "tab-and-worker", options: { reapIntervalMs: 200 } });`);
+    await poll(() => value(tab, `return worker.call("stats");`), (s) => s.leader, 5_000, "the worker (first) leads");
+    await openStore(tab, "tab-and-worker", { reapIntervalMs: 200 });
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal((await stats(tab)).leader, false, "one leader between the tab and the worker");
+
+    await value(tab, `await store.set("from-tab", 1, { ttl: 0.2 });`);
+    await poll(() => value(tab, `return workerEvents.filter((e) => e.event === "change" && e.detail.remote).map((e) => e.detail.keys[0]);`),
+      (k) => k.includes("from-tab"), 3_000, "the worker hears the tab's write");
+    assert.equal(await value(tab, `return worker.call("get", "from-tab");`), 1, "the worker reads the tab's write");
+    await poll(() => value(tab, `return expiredKeys;`), (k) => k.includes("from-tab"), 5_000, "the tab hears the worker's pass");
+    assert.equal(await value(tab, `return remoteExpired > 0;`), true, "marked remote in the tab");
+    assert.equal((await stats(tab)).runs, 0, "the tab ran no background pass");
+
+    await value(tab, `await worker.call("set", { key: "from-worker", value: 2 });`);
+    assert.equal(await value(tab, `return store.get("from-worker");`), 2);
+    await value(tab, `await worker.call("close");`);
+    await poll(() => stats(tab), (s) => s.leader, 5_000, "the tab takes over when the worker's store closes");
   });
 });
