@@ -399,9 +399,12 @@ export class TtlStore {
   reap(): Promise<ReapReport>;
   /** Reaper counters. */
   stats(): Stats;
-  /** Stops the background reaper (`reap()` still works). */
+  /**
+   * Stops this member's background passes (`reap()` still works); a paused leader hands
+   * leadership to another member (tab, worker) of the database, which reaps from then on.
+   */
   pauseReaper(): void;
-  /** Restarts the background reaper. */
+  /** Restarts background passes here: this member queues for leadership again. */
   resumeReaper(): void;
   /** Stops the reaper and closes the database; later calls reject with `StoreClosedError`. */
   close(): void;
