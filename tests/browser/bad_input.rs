@@ -102,3 +102,21 @@ async fn bad_options_and_arguments_elsewhere() {
     assert_error(&e, "TypeError", &["event type \"expire\"", "\"expired\""]);
     destroy(&name).await;
 }
+
+/// Issue 8: a lone surrogate read as U+FFFD, so "\uD800" and "\uDC00" opened one database.
+#[wasm_bindgen_test]
+async fn names_with_lone_surrogates_are_refused() {
+    for bad in ["'\\uD800'", "'\\uDC00'", "'db\\uD800'"] {
+        let e = try_open_js(js(bad), JsValue::UNDEFINED).await.unwrap_err();
+        assert_error(&e, "TypeError", &["database name", "lone surrogate"]);
+    }
+    let s = open_manual(&db_name("surrogates")).await;
+    for method in ["collection", "timeSeries"] {
+        let e = try_call(&s, method, &[js("'\\uDC00'"), js("({ timeField: 'ts' })")]).await.unwrap_err();
+        assert_error(&e, "TypeError", &["lone surrogate"]);
+    }
+    // The store still works, and well-formed pairs (an emoji) are names like any other.
+    let c = call(&s, "collection", &[js("'\\uD83D\\uDE00'")]).await;
+    call(&c, "put", &[js("({ id: 1 })")]).await;
+    assert_eq!(num(&call(&c, "count", &[]).await), 1.0);
+}

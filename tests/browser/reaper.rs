@@ -205,3 +205,19 @@ async fn max_removes_per_second_paces_removal() {
     assert_error(&e, "RangeError", &["maxRemovesPerSecond -5", "0 (no limit)"]);
     call(&s, "close", &[]).await;
 }
+
+/// Issue 8: gloo-timers took `millis as i32`, so an interval of 2^31 ms or more (24.8 days) made
+/// the reaper run every few milliseconds. Such intervals now wait (chained timers).
+#[wasm_bindgen_test]
+async fn intervals_past_the_settimeout_limit_wait_instead_of_spinning() {
+    for interval in ["2147483648", "3e9", "9007199254740991"] {
+        let name = db_name("long-interval");
+        let s = open(&name, js(&format!("({{ reapIntervalMs: {interval} }})"))).await;
+        call(&s, "set", &["k".into(), 1.into(), js("({ ttl: 0.01 })")]).await;
+        sleep(300).await;
+        let stats = call(&s, "stats", &[]).await;
+        assert_eq!(num(&field(&stats, "reaperRuns")), 0.0, "reapIntervalMs {interval}: no pass within 300 ms");
+        assert_eq!(raw_records(&name).await.length(), 1, "the expired entry waits for its pass");
+        call(&s, "close", &[]).await;
+    }
+}

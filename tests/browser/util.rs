@@ -36,6 +36,12 @@ pub async fn try_open(name: &str, options: JsValue) -> Result<JsValue, JsValue> 
     resolve(idb_ttl::TtlStore::open(name.into(), options).into()).await
 }
 
+/// `TtlStore.open` with a name given as a JS value (a string Rust cannot hold, e.g. a lone
+/// surrogate).
+pub async fn try_open_js(name: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    resolve(idb_ttl::TtlStore::open(name, options).into()).await
+}
+
 /// Opens a store whose reaper never runs on its own.
 pub async fn open_manual(name: &str) -> JsValue {
     open(name, js("({ autoReap: false })")).await
