@@ -704,11 +704,17 @@ async function soak(tabs, pageErrors) {
   }
   const elapsed = (Date.now() - start) / 1000;
   await quietPoint();
-  return { samples, warm: warm || samples[0], last: samples[samples.length - 1], elapsed, stoppedEarly };
+  // The final count of events: no pass runs any more, and what is in flight between the tabs
+  // has arrived, so each tab's own events match its stats() and it heard all the other's.
+  for (const tab of tabs) await bounded(tab.page.evaluate(() => window.soak.pause()), CALL_TIMEOUT_MS, `tab ${tab.name} pause`);
+  await new Promise((r) => setTimeout(r, 1000));
+  const final = {};
+  for (const tab of tabs) final[tab.name] = await bounded(tab.page.evaluate(() => window.soak.stats()), CALL_TIMEOUT_MS, `tab ${tab.name} stats`);
+  return { samples, warm: warm || samples[0], last: samples[samples.length - 1], final, elapsed, stoppedEarly };
 }
 
 /** Prints the figures and returns the failed checks (empty: pass). */
-function report({ samples, warm, last, elapsed, stoppedEarly, pageErrors }) {
+function report({ samples, warm, last, final, elapsed, stoppedEarly, pageErrors }) {
   const failed = [];
   const ops = [...figures.ops.entries()].sort((a, b) => b[1] - a[1]);
   const total = ops.reduce((s, [, n]) => s + n, 0);
@@ -727,12 +733,16 @@ function report({ samples, warm, last, elapsed, stoppedEarly, pageErrors }) {
     `${figures.countChecksAtBoundary} had entries at the boundary, at most ${figures.countCheckMaxBoundary}, counted either way)`);
   for (const k of kinds) if (failureCount(k)) failed.push(`${failureCount(k)} ${k}${failureCount(k) > 1 ? "s" : ""}`);
 
-  const st = { A: last.mem.A.stats, B: last.mem.B.stats };
+  const st = final;
   console.log(`reaper removals:     ${st.A.removedTotal + st.B.removedTotal} (tab A ${st.A.removedTotal} in ${st.A.reaperRuns} passes, ` +
     `tab B ${st.B.removedTotal} in ${st.B.reaperRuns} passes; reap() called ${figures.reapCalls} times, removed ${figures.reapCallRemoved})`);
-  for (const name of ["A", "B"]) {
+  console.log(`expired events:      tab A heard ${st.A.heardFromOther} keys removed by tab B, tab B heard ${st.B.heardFromOther} removed by tab A`);
+  for (const [name, other] of [["A", "B"], ["B", "A"]]) {
     if (st[name].reapedByEvents !== st[name].removedTotal) {
-      failed.push(`tab ${name}: "expired" events named ${st[name].reapedByEvents} keys, stats().removedTotal says ${st[name].removedTotal}`);
+      failed.push(`tab ${name}: its own "expired" events named ${st[name].reapedByEvents} keys, stats().removedTotal says ${st[name].removedTotal}`);
+    }
+    if (st[name].heardFromOther !== st[other].removedTotal) {
+      failed.push(`tab ${name}: heard ${st[name].heardFromOther} keys from tab ${other}'s passes, which removed ${st[other].removedTotal}`);
     }
     if (st[name].backgroundErrors.length) failed.push(`tab ${name}: background "error" events: ${st[name].backgroundErrors.join(" | ")}`);
   }

@@ -17,6 +17,8 @@ let store = null;
 let reapedSinceDrain = 0;
 /** Keys removed by this tab's reaper passes since the store was opened. */
 let reapedTotal = 0;
+/** Keys removed by the other tab's passes, heard as "expired" events with `detail.remote`. */
+let heardTotal = 0;
 /** "error" events (a failed background pass) since the store was opened, with their messages. */
 const backgroundErrors = [];
 
@@ -132,6 +134,10 @@ window.soak = {
   async open(name, options) {
     store = await window.idbTtl.TtlStore.open(name, options);
     store.addEventListener("expired", (e) => {
+      if (e.detail.remote) {
+        heardTotal += e.detail.keys.length;
+        return;
+      }
       reapedSinceDrain += e.detail.keys.length;
       reapedTotal += e.detail.keys.length;
     });
@@ -174,8 +180,15 @@ window.soak = {
       removedTotal: s.removedTotal,
       memoryBytes: s.memoryBytes,
       reapedByEvents: reapedTotal,
+      heardFromOther: heardTotal,
+      leader: s.leader,
       backgroundErrors: [...backgroundErrors],
     };
+  },
+
+  /** Stops this tab's background passes (for the final count of events). */
+  pause() {
+    store.pauseReaper();
   },
 
   /** Closes the store (the reaper stops). */
