@@ -9,7 +9,7 @@
 // the structured clone intact), `undefined` is encoded as "U" (page.evaluate would drop it inside
 // objects), a rejected call as { err }.
 
-const root = document.documentElement;
+import { loadLibrary } from "../page/fixtures/load-library.mjs";
 
 /** The open store, set by `soak.open`. */
 let store = null;
@@ -198,12 +198,4 @@ window.soak = {
   },
 };
 
-try {
-  const mod = await import("/www/pkg/index.js");
-  await mod.default();
-  window.idbTtl = mod;
-  root.dataset.state = "ready";
-} catch (e) {
-  root.dataset.error = `${e && e.name}: ${e && e.message} (is www/pkg built? run scripts/build.sh)`;
-  root.dataset.state = "error";
-}
+await loadLibrary();
