@@ -531,7 +531,7 @@ proptest! {
         }
         let in_range = |ms: f64| (ms.is_finite() && ms.abs() <= MAX_MS).then_some(ms + 0.0);
         let want = match &v {
-            Value::Number(n) => in_range(n * unit_ms(TimeUnit::parse(unit).unwrap())),
+            Value::Number(n) => in_range(n * TimeUnit::parse(unit).unwrap().ms()),
             Value::Text(s) => at_text(s).ok().and_then(in_range),
             Value::Date(ms) => in_range(*ms),
             Value::List(items) => items
@@ -561,15 +561,6 @@ proptest! {
                 prop_assert!(message(&e).starts_with(&what) && message(&e).contains(&other.describe()), "{}", e);
             }
         }
-    }
-}
-
-fn unit_ms(u: TimeUnit) -> f64 {
-    match u {
-        TimeUnit::Seconds => 1000.0,
-        TimeUnit::Millis => 1.0,
-        TimeUnit::Micros => 1e-3,
-        TimeUnit::Nanos => 1e-6,
     }
 }
 

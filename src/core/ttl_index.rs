@@ -57,7 +57,7 @@ impl TimeUnit {
     }
 
     /// Milliseconds per unit.
-    fn ms(self) -> f64 {
+    pub fn ms(self) -> f64 {
         match self {
             TimeUnit::Seconds => 1000.0,
             TimeUnit::Millis => 1.0,

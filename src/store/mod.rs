@@ -520,19 +520,10 @@ async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, what:
             return Ok((here, true));
         }
         let started = now_ms();
-        let ids = match what {
-            Drain::Entries(now) => Ok(conn.reap_batch(now, limit).await?),
-            Drain::Docs(name, cutoff) => Ok(conn.reap_docs(name, cutoff, limit).await?),
-            Drain::Buckets(name, cutoff) => Err(conn.reap_buckets(name, cutoff, limit).await?),
-        };
-        let n = match ids {
-            Ok(ids) => {
-                ids.for_each(&mut |id, _, _| {
-                    removed_ids.push(&id);
-                });
-                ids.length()
-            }
-            Err(buckets) => buckets,
+        let n = match what {
+            Drain::Entries(now) => push_all(removed_ids, &conn.reap_batch(now, limit).await?),
+            Drain::Docs(name, cutoff) => push_all(removed_ids, &conn.reap_docs(name, cutoff, limit).await?),
+            Drain::Buckets(name, cutoff) => conn.reap_buckets(name, cutoff, limit).await?,
         };
         here += n;
         *removed_in_pass += n;
@@ -545,6 +536,14 @@ async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, what:
             sleep(pause).await;
         }
     }
+}
+
+/// Appends `ids` to `into`; how many there were.
+fn push_all(into: &Array, ids: &Array) -> u32 {
+    ids.for_each(&mut |id, _, _| {
+        into.push(&id);
+    });
+    ids.length()
 }
 
 /// A plain JS object with these properties, in this order (event details, reports).
