@@ -74,6 +74,8 @@ const ORACLE = {
   name: { string10MB: R },
   // Whole numbers >= 1 (reapIntervalMs up to 2^53 - 1).
   whole: { undefined: ACCEPT, negZero: R, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
+  // maxRemovesPerSecond: 0 (no limit, -0 included) or a whole number >= 1.
+  rate: { undefined: ACCEPT, negZero: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
   keys: {},
   array: {},
   listener: { function: ACCEPT },
@@ -93,6 +95,7 @@ function positions() {
   for (const o of ["reapIntervalMs", "batchSize", "maxRemovesPerRun", "maxRemovesPerCollection", "timeoutMs"]) {
     add(`TtlStore.open { ${o} }`, o === "reapIntervalMs" ? "whole" : "whole", (e, x) => e.TtlStore.open(e.scratch(), { [o]: x }), { mention: o, opens: true });
   }
+  add("TtlStore.open { maxRemovesPerSecond }", "rate", (e, x) => e.TtlStore.open(e.scratch(), { maxRemovesPerSecond: x }), { mention: "maxRemovesPerSecond", opens: true });
   add("TtlStore.open { defaultTtl }", "ttl", (e, x) => e.TtlStore.open(e.scratch(), { defaultTtl: x }), { mention: "defaultTtl", opens: true });
   add("TtlStore.open { autoReap }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { autoReap: x }), { mention: "autoReap", opens: true });
   add("TtlStore.destroy name", "name", (e, x) => e.TtlStore.destroy(x), { mention: "database name" });
