@@ -71,6 +71,46 @@ const bench = {
     return { get1000, getMany1000 };
   },
 
+  /** idb-ttl only: where an awaited get's time goes. The same 1 000 random live keys are read
+   *  from idb-ttl's own database four ways, each awaited one after another: raw IndexedDB (a
+   *  second connection) in ONE transaction by primary key [e, k] (the request round trip alone);
+   *  raw, a transaction per get, by primary key (+ a transaction); raw, a transaction per get
+   *  through the by_key index (+ the index step: an idb-ttl get without an expiry hint); idb-ttl's
+   *  `get` (+ the wasm boundary, key conversion and promise plumbing; its expiry hints take the
+   *  primary-key path). */
+  async split() {
+    const { c, ds, name } = cur;
+    if (c.name !== "idb-ttl") return {};
+    const keys = pick(ds.rnd, ds.rest, 1000).map(key);
+    const req = (r) => new Promise((ok, ko) => { r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
+    const db = await req(indexedDB.open(name));
+    try {
+      const store = () => db.transaction("entries").objectStore("entries");
+      const byKey = store().index("by_key");
+      const pks = [];
+      for (const k of keys) pks.push(await req(byKey.getKey(k)));
+      check(pks.every((pk) => pk !== undefined), "split: every key has a record");
+      const time = async (f) => { const t = performance.now(); await f(); return performance.now() - t; };
+      const out = {};
+      out.splitOneTx = await time(async () => {
+        const s = store();
+        for (const pk of pks) check((await req(s.get(pk))) !== undefined, "split one tx");
+      });
+      out.splitTxPk = await time(async () => {
+        for (const pk of pks) check((await req(store().get(pk))) !== undefined, "split by primary key");
+      });
+      out.splitTxIndex = await time(async () => {
+        for (const k of keys) check((await req(store().index("by_key").get(k))) !== undefined, "split by index");
+      });
+      out.splitIdbTtl = await time(async () => {
+        for (const k of keys) check((await c.get(k)) !== undefined, "split idb-ttl");
+      });
+      return out;
+    } finally {
+      db.close();
+    }
+  },
+
   async writes() {
     const { c, ds, t0 } = cur;
     const ow = pick(ds.rnd, ds.rest, 1000);

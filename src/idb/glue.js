@@ -51,6 +51,74 @@ export function putSpeculative(store, rec) {
   };
 }
 
+// ---- Expiry hints ----
+// What this connection last saw of each key's expiry, for string and number keys (a Map compares
+// them as IndexedDB does), at most HINTS_MAX of them, the oldest forgotten first. A hint lets a
+// read go straight to the record's primary key [e, k] instead of through the by_key index, and an
+// overwrite delete the old record without looking it up. A hint may be stale (another tab or
+// worker wrote the key, the reaper removed it): a read by a stale primary key finds nothing and
+// asks the index; an overwrite's put fails on the unique index, and the caller looks up as
+// without a hint. Correctness never depends on a hint, only speed.
+const HINTS_MAX = 100000;
+const hintable = (k) => typeof k === "string" || typeof k === "number";
+export function hintedPk(hints, k) {
+  const e = hintable(k) ? hints.get(k) : undefined;
+  return e === undefined ? undefined : [e, k];
+}
+export function hint(hints, k, e) {
+  if (!hintable(k)) return;
+  if (!hints.delete(k) && hints.size >= HINTS_MAX) hints.delete(hints.keys().next().value);
+  hints.set(k, e);
+}
+export function unhint(hints, keys) {
+  for (const k of keys) hints.delete(k);
+}
+
+// Live values of `keys` in their order (undefined where missing or expired), read in the
+// transaction of `store`: by primary key where a hint knows it, else (or when the hint was
+// stale) through `byKey`. Rejects like `settle`.
+export async function readLive(hints, store, byKey, keys, now, ms) {
+  const pks = keys.map((k) => hintedPk(hints, k));
+  const reqs = keys.map((k, i) => (pks[i] ? store.get(pks[i]) : byKey.get(k)));
+  if (reqs.length) await settle(reqs[reqs.length - 1], ms);
+  const recs = reqs.map((r) => r.result);
+  const stale = [];
+  recs.forEach((r, i) => { if (r === undefined && pks[i]) stale.push(i); });
+  if (stale.length) {
+    const again = stale.map((i) => byKey.get(keys[i]));
+    await settle(again[again.length - 1], ms);
+    stale.forEach((i, j) => { recs[i] = again[j].result; });
+  }
+  return recs.map((r, i) => {
+    if (r === undefined) { hints.delete(keys[i]); return undefined; }
+    hint(hints, keys[i], r.e);
+    return r.e > now ? r.v : undefined;
+  });
+}
+
+// An overwrite of a key whose old record a hint names: deletes that record and puts `rec`, no
+// lookup. Resolves true if that did it, false if the hint was stale (the put failed on the
+// unique index; that failure is absorbed, so the transaction goes on and the caller looks the
+// old record up). Throws as `put` does (DataCloneError), rejects with any other failure.
+export function putOver(store, oldPk, rec, ms) {
+  store.delete(oldPk);
+  const req = store.put(rec);
+  return new Promise((resolve, reject) => {
+    const timer = watch(req.transaction, ms, reject);
+    req.onsuccess = () => { clearTimeout(timer); resolve(true); };
+    req.onerror = (event) => {
+      clearTimeout(timer);
+      if (req.error && req.error.name === "ConstraintError") {
+        event.preventDefault();
+        event.stopPropagation();
+        resolve(false);
+      } else {
+        reject(req.error);
+      }
+    };
+  });
+}
+
 // Collections: records { c, r, i, v } keyed [collection, reference ms, id].
 export function docRecord(c, r, i, v) { return { c, r, i, v }; }
 export function liveDocValues(recs, cutoff) {

@@ -32,7 +32,7 @@ use indexed_db_futures::error::{Error as IdbError, OpenDbError};
 use indexed_db_futures::internals::SystemRepr;
 use indexed_db_futures::prelude::*;
 use indexed_db_futures::KeyPath;
-use js_sys::{Array, Promise, Uint32Array};
+use js_sys::{Array, Map, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{IdbIndex, IdbKeyRange, IdbObjectStore, IdbRequest, IdbTransaction, IdbTransactionMode};
@@ -94,6 +94,14 @@ extern "C" {
     fn blob_path(v: &JsValue) -> std::result::Result<Option<String>, JsValue>;
     #[wasm_bindgen(js_name = putSpeculative, catch)]
     fn put_speculative(store: &IdbObjectStore, rec: &JsValue) -> std::result::Result<(), JsValue>;
+    #[wasm_bindgen(js_name = hintedPk)]
+    fn hinted_pk(hints: &Map, k: &JsValue) -> JsValue;
+    fn hint(hints: &Map, k: &JsValue, e: f64);
+    fn unhint(hints: &Map, keys: &Array);
+    #[wasm_bindgen(js_name = readLive)]
+    fn read_live(hints: &Map, store: &IdbObjectStore, by_key: &IdbIndex, keys: &Array, now: f64, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = putOver, catch)]
+    fn put_over(store: &IdbObjectStore, old_pk: &JsValue, rec: &JsValue, timeout_ms: u32) -> std::result::Result<Promise, JsValue>;
 }
 
 /// One write of `set`/`setMany`: validated key and options, the value as given.
@@ -173,6 +181,9 @@ pub struct Conn {
     created: bool,
     /// Whether this session can store Blob and File values; `None` until the first write asks.
     blobs: Cell<Option<bool>>,
+    /// Expiry hints: key -> the expiry this connection last saw it stored with (`hint` in
+    /// glue.js). They save index steps; a stale one costs a request, never a wrong answer.
+    hints: Map,
     _on_versionchange: Closure<dyn FnMut()>,
     _on_close: Closure<dyn FnMut()>,
 }
@@ -240,6 +251,7 @@ impl Conn {
             timeout_ms,
             created: created.get(),
             blobs: Cell::new(None),
+            hints: Map::new(),
             _on_versionchange: on_versionchange,
             _on_close: on_close,
         })
@@ -271,22 +283,19 @@ impl Conn {
 
     /// The live value of `key`, `undefined` if missing or expired.
     pub async fn get(&self, key: &JsValue, now: f64) -> Result<JsValue> {
-        let op = "reading an entry";
-        let store = self.read(op, ENTRIES)?;
-        let rec = self.settle(op, &self.js(op, index(&store)?.get(key))?).await?;
-        Ok(live_value(&rec, now))
+        Ok(self.read_live("reading an entry", &Array::of1(key), now).await?.get(0))
     }
 
     /// Live values of `keys` in their order, `undefined` where missing or expired.
     pub async fn get_many(&self, keys: &Array, now: f64) -> Result<Array> {
-        let op = "reading entries";
+        self.read_live("reading entries", keys, now).await
+    }
+
+    /// `readLive` in glue.js: by primary key where a hint has it, else through the index.
+    async fn read_live(&self, op: &str, keys: &Array, now: f64) -> Result<Array> {
         let store = self.read(op, ENTRIES)?;
-        let by_key = index(&store)?;
-        let reqs = keys.iter().map(|k| self.js(op, by_key.get(&k))).collect::<Result<Vec<_>>>()?;
-        if let Some(last) = reqs.last() {
-            self.settle(op, last).await?;
-        }
-        reqs.iter().map(|r| Ok(live_value(&self.js(op, r.result())?, now))).collect()
+        let read = read_live(&self.hints, &store, &index(&store)?, keys, now, self.timeout_ms);
+        Ok(JsFuture::from(read).await.map_err(|e| storage_error(&self.name, op, e))?.unchecked_into())
     }
 
     /// The live entry's expiry (Unix ms, [`NEVER_MS`] for none), `None` if missing or expired.
@@ -332,6 +341,21 @@ impl Conn {
             [w] if !w.spec.needs_current() => Some(w.spec.resolve(default_ttl, None, now)?),
             _ => None,
         };
+        // An overwrite of a key this connection has seen: delete its old record by the hinted
+        // primary key and put the new one, no lookup. A stale hint makes the put fail on the
+        // unique index (absorbed); then the general path below looks the old record up.
+        if let (Some(e), [w]) = (speculative.filter(|&e| is_live(e, now)), writes) {
+            let old_pk = hinted_pk(&self.hints, &w.key);
+            if !old_pk.is_undefined() {
+                let put = put_over(&store, &old_pk, &record(&w.key, e, &w.value), self.timeout_ms)
+                    .map_err(|err| self.put_error(&w.key, err))?;
+                let done = JsFuture::from(put).await.map_err(|err| storage_error(&self.name, op, err))?;
+                if done.is_truthy() {
+                    hint(&self.hints, &w.key, e);
+                    return Ok(());
+                }
+            }
+        }
         let mut lookups = Vec::with_capacity(order.len());
         for &i in &order {
             let w = &writes[i as usize];
@@ -358,6 +382,11 @@ impl Conn {
             let moved = old_e.is_some_and(|e| e != new_e);
             if moved {
                 self.js(op, store.delete(&old_pk))?;
+            }
+            if is_live(new_e, now) {
+                hint(&self.hints, &w.key, new_e);
+            } else {
+                self.hints.delete(&w.key);
             }
             if is_live(new_e, now) && (moved || speculative.is_none()) {
                 let put = store.put(&record(&w.key, new_e, &w.value)).map_err(|e| self.put_error(&w.key, e))?;
@@ -406,6 +435,7 @@ impl Conn {
     pub async fn delete_many(&self, keys: &Array, now: f64) -> Result<u32> {
         let op = "deleting";
         let (tx, store) = self.write_tx(op, ENTRIES)?;
+        unhint(&self.hints, keys);
         let live = self.delete_found(op, &store, &index(&store)?, &unique(keys), |pk| is_live(pk_expiry(pk), now)).await?;
         self.commit(op, tx).await?;
         Ok(live)
@@ -440,6 +470,7 @@ impl Conn {
     pub async fn clear(&self) -> Result<()> {
         let op = "clearing";
         let (tx, store) = self.write_tx(op, ENTRIES)?;
+        self.hints.clear();
         self.js(op, store.clear())?;
         self.commit(op, tx).await
     }
@@ -508,6 +539,9 @@ impl Conn {
             self.js(op, store.delete(&pk_of(key, old_e)))?;
             if is_live(new_e, now) {
                 store.put(&record(key, new_e, &record_value(&rec))).map_err(|e| self.put_error(key, e))?;
+                hint(&self.hints, key, new_e);
+            } else {
+                self.hints.delete(key);
             }
         }
         self.commit(op, tx).await?;
@@ -643,14 +677,6 @@ fn instant_bound(now: f64) -> JsValue {
 
 fn pk_of(key: &JsValue, e: f64) -> JsValue {
     Array::of2(&JsValue::from_f64(e), key).into()
-}
-
-fn live_value(rec: &JsValue, now: f64) -> JsValue {
-    if !rec.is_undefined() && is_live(record_expiry(rec), now) {
-        record_value(rec)
-    } else {
-        JsValue::UNDEFINED
-    }
 }
 
 fn live_pk_expiry(pk: &JsValue, now: f64) -> Option<f64> {

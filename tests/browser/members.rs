@@ -146,3 +146,65 @@ async fn definition_changes_reach_every_members_handles() {
     call(&a, "close", &[]).await;
     call(&b, "close", &[]).await;
 }
+
+/// Each connection remembers the expiries it has seen, to read and overwrite by primary key
+/// (issue 10). Another member's writes make those hints stale; a stale hint must cost a request,
+/// never a wrong value, a lost write or a second record for one key.
+#[wasm_bindgen_test]
+async fn a_stale_expiry_hint_never_shows() {
+    let name = db_name("hints");
+    let a = open_manual(&name).await;
+    let b = open_manual(&name).await;
+    let get = |s: &JsValue, k: &str| {
+        let (s, k) = (s.clone(), k.to_owned());
+        async move { call(&s, "get", &[k.into()]).await }
+    };
+    let ttl = |s: i32| js(&format!("({{ ttl: {s} }})"));
+    let records = |n: &str| {
+        let n = n.to_owned();
+        async move { raw_records(&n).await.length() }
+    };
+
+    // a learns k's expiry, b moves it: a reads through its stale hint.
+    call(&a, "set", &["k".into(), "a1".into(), ttl(3600)]).await;
+    assert_eq!(get(&a, "k").await, "a1");
+    call(&b, "set", &["k".into(), "b1".into(), ttl(7200)]).await;
+    assert_eq!(get(&a, "k").await, "b1");
+    let left = num(&call(&a, "ttl", &["k".into()]).await);
+    assert!((7000.0..=7200.0).contains(&left), "ttl {left}");
+
+    // b moves it again; a overwrites through a stale hint: its write lands, once.
+    call(&b, "set", &["k".into(), "b2".into(), ttl(600)]).await;
+    call(&a, "set", &["k".into(), "a2".into(), ttl(60)]).await;
+    assert_eq!(get(&b, "k").await, "a2");
+    let left = num(&call(&b, "ttl", &["k".into()]).await);
+    assert!((50.0..=60.0).contains(&left), "ttl {left}");
+    assert_eq!(records(&name).await, 1, "one record per key");
+
+    // b deletes it; a's hint names a record that is gone.
+    assert_eq!(call(&b, "delete", &["k".into()]).await, true);
+    assert_eq!(get(&a, "k").await, JsValue::UNDEFINED);
+    call(&b, "set", &["k".into(), "b3".into(), ttl(900)]).await;
+    call(&a, "set", &["k".into(), "a3".into(), ttl(90)]).await;
+    assert_eq!(get(&b, "k").await, "a3");
+    assert_eq!(records(&name).await, 1, "one record per key");
+
+    // The stale hint names the very expiry the new write has: the put replaces b's record.
+    let at = |when: &str| js(&format!("({{ expiresAt: {when} }})"));
+    call(&a, "set", &["k".into(), "a4".into(), at("4102444800")]).await;
+    call(&b, "set", &["k".into(), "b4".into(), at("4133980800")]).await;
+    call(&a, "set", &["k".into(), "a5".into(), at("4133980800")]).await;
+    assert_eq!(get(&b, "k").await, "a5");
+    assert_eq!(num(&call(&b, "expiresAt", &["k".into()]).await), 4133980800.0);
+    assert_eq!(records(&name).await, 1, "one record per key");
+
+    // getMany mixes hinted, stale and unknown keys; 1 and "1" stay two keys.
+    call(&a, "setMany", &[js("[['x', 'ax'], [1, 'one'], ['1', 'string one']]")]).await;
+    call(&b, "set", &["x".into(), "bx".into(), ttl(30)]).await;
+    let got = call(&a, "getMany", &[js("['x', 1, '1', 'missing', 'k']")]).await;
+    assert_eq!(json(&got), r#"["bx","one","string one",null,"a5"]"#);
+    assert_eq!(records(&name).await, 4);
+    call(&a, "close", &[]).await;
+    call(&b, "close", &[]).await;
+    destroy(&name).await;
+}
