@@ -208,3 +208,43 @@ async fn a_stale_expiry_hint_never_shows() {
     call(&b, "close", &[]).await;
     destroy(&name).await;
 }
+
+/// Posting an event costs the sender a structured clone and a message to the browser, so a
+/// member posts only while it knows another member (issue 10): members say hello, here and bye.
+/// A member that joins hears every event from when it joined, even one that crossed its hello,
+/// and none from before; after its bye, nothing more is posted to it. The member here is a raw
+/// BroadcastChannel speaking the protocol of src/members.js, so what is posted is seen as sent.
+#[wasm_bindgen_test]
+async fn events_are_posted_only_while_another_member_listens() {
+    let name = db_name("hello");
+    let a = open_manual(&name).await;
+    call(&a, "set", &["before".into(), 1.into()]).await;
+    sleep(200).await;
+    let probe = js(&format!(
+        r#"(() => {{
+            const ch = new BroadcastChannel({channel:?});
+            const heard = [];
+            ch.onmessage = ({{ data }}) => heard.push(data);
+            ch.postMessage({{ type: "hello", from: "probe", born: performance.timeOrigin + performance.now() }});
+            return {{ ch, heard }};
+        }})()"#,
+        channel = format!("idb-ttl {name}")
+    ));
+    let heard: js_sys::Array = field(&probe, "heard").into();
+    let keys_heard = || -> Vec<String> {
+        heard.iter().filter(|m| field(m, "type") == "change").flat_map(|m| strings(&field(&field(&m, "detail"), "keys"))).collect()
+    };
+    call(&a, "set", &["after".into(), 2.into()]).await;
+    assert!(until(1000, || keys_heard().contains(&"after".to_owned())).await, "the new member hears what follows its hello");
+    assert!(heard.iter().any(|m| field(&m, "type") == "here"), "its hello is answered");
+    assert_eq!(keys_heard(), ["after"], "nothing from before it joined");
+
+    js(r#"(p) => p.ch.postMessage({ type: "bye", from: "probe" })"#).unchecked_into::<js_sys::Function>().call1(&JsValue::NULL, &probe).unwrap();
+    sleep(100).await;
+    call(&a, "set", &["alone again".into(), 3.into()]).await;
+    sleep(200).await;
+    assert_eq!(keys_heard(), ["after"], "after its bye nothing more is posted");
+    js("(p) => p.ch.close()").unchecked_into::<js_sys::Function>().call1(&JsValue::NULL, &probe).unwrap();
+    call(&a, "close", &[]).await;
+    destroy(&name).await;
+}
