@@ -38,19 +38,6 @@ export function lastWins(keys) {
   return Uint32Array.from(last.values()).sort();
 }
 
-// A put that may fail on the unique key index without aborting the transaction: the caller
-// looked up the old record in the same transaction and fixes things up (see Conn::write).
-// Any other failure (quota, clone) aborts as usual.
-export function putSpeculative(store, rec) {
-  const req = store.put(rec);
-  req.onerror = (event) => {
-    if (req.error && req.error.name === "ConstraintError") {
-      event.preventDefault();
-      event.stopPropagation();
-    }
-  };
-}
-
 // ---- Expiry hints ----
 // What this connection last saw of each key's expiry, for string and number keys (a Map compares
 // them as IndexedDB does), at most HINTS_MAX of them, the oldest forgotten first. A hint lets a
@@ -96,27 +83,38 @@ export async function readLive(hints, store, byKey, keys, now, ms) {
   });
 }
 
-// An overwrite of a key whose old record a hint names: deletes that record and puts `rec`, no
-// lookup. Resolves true if that did it, false if the hint was stale (the put failed on the
-// unique index; that failure is absorbed, so the transaction goes on and the caller looks the
-// old record up). Throws as `put` does (DataCloneError), rejects with any other failure.
-export function putOver(store, oldPk, rec, ms) {
-  store.delete(oldPk);
+// One write without a lookup (see Conn::write_in): deletes the old record a hint names (`oldPk`,
+// or undefined) and puts `rec`. If another record of the key is in the way, the put fails on the
+// unique key index; that failure is absorbed and, in its error event (the transaction is still
+// active there), the old record is looked up through `byKey` and deleted, and `rec` put again.
+// So the transaction commits on its own once every request has answered, as raw IndexedDB code
+// does, without a round trip to wasm. Throws as `put` does (DataCloneError).
+//
+// A put over a record in the way costs a failed request more than a lookup first, so a key
+// without a hint is put at once only while such keys have mostly turned out new: `guess.found`
+// is a moving average of how often they were stored already (failed puts here, lookups in
+// `learn`), starting at 0 for a database this open created and 1/2 otherwise. Returns false,
+// without a request, when the caller should look up first.
+export function newGuess(created) { return { found: created ? 0 : 0.5 }; }
+export function learn(guess, found) { guess.found = guess.found * 0.95 + (found ? 0.05 : 0); }
+export function putOver(store, byKey, hints, guess, oldPk, rec) {
+  if (oldPk !== undefined) store.delete(oldPk);
+  else if (guess.found >= 0.5) return false;
+  else learn(guess, false);
   const req = store.put(rec);
-  return new Promise((resolve, reject) => {
-    const w = watch(req.transaction, ms, reject);
-    req.onsuccess = () => { unwatch(w); resolve(true); };
-    req.onerror = (event) => {
-      unwatch(w);
-      if (req.error && req.error.name === "ConstraintError") {
-        event.preventDefault();
-        event.stopPropagation();
-        resolve(false);
-      } else {
-        reject(req.error);
-      }
+  req.onerror = (event) => {
+    if (!req.error || req.error.name !== "ConstraintError") return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (oldPk === undefined) guess.found += 0.05;
+    const old = byKey.getKey(rec.k);
+    old.onsuccess = () => {
+      if (old.result !== undefined) store.delete(old.result);
+      store.put(rec);
+      hint(hints, rec.k, rec.e);
     };
-  });
+  };
+  return true;
 }
 
 // Collections: records { c, r, i, v } keyed [collection, reference ms, id].

@@ -92,8 +92,6 @@ extern "C" {
     fn probe_blobs(db: &web_sys::IdbDatabase, store: &str, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = blobPath, catch)]
     fn blob_path(v: &JsValue) -> std::result::Result<Option<String>, JsValue>;
-    #[wasm_bindgen(js_name = putSpeculative, catch)]
-    fn put_speculative(store: &IdbObjectStore, rec: &JsValue) -> std::result::Result<(), JsValue>;
     #[wasm_bindgen(js_name = hintedPk)]
     fn hinted_pk(hints: &Map, k: &JsValue) -> JsValue;
     fn hint(hints: &Map, k: &JsValue, e: f64);
@@ -101,7 +99,10 @@ extern "C" {
     #[wasm_bindgen(js_name = readLive)]
     fn read_live(hints: &Map, store: &IdbObjectStore, by_key: &IdbIndex, keys: &Array, now: f64, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = putOver, catch)]
-    fn put_over(store: &IdbObjectStore, old_pk: &JsValue, rec: &JsValue, timeout_ms: u32) -> std::result::Result<Promise, JsValue>;
+    fn put_over(store: &IdbObjectStore, by_key: &IdbIndex, hints: &Map, guess: &JsValue, old_pk: &JsValue, rec: &JsValue) -> std::result::Result<bool, JsValue>;
+    #[wasm_bindgen(js_name = newGuess)]
+    fn new_guess(created: bool) -> JsValue;
+    fn learn(guess: &JsValue, found: bool);
 }
 
 /// One write of `set`/`setMany`: validated key and options, the value as given.
@@ -184,6 +185,9 @@ pub struct Conn {
     /// Expiry hints: key -> the expiry this connection last saw it stored with (`hint` in
     /// glue.js). They save index steps; a stale one costs a request, never a wrong answer.
     hints: Map,
+    /// How often a written key without a hint was stored already (`newGuess` in glue.js): whether
+    /// such writes are put at once or looked up first.
+    guess: JsValue,
     _on_versionchange: Closure<dyn FnMut()>,
     _on_close: Closure<dyn FnMut()>,
 }
@@ -252,6 +256,7 @@ impl Conn {
             created: created.get(),
             blobs: Cell::new(None),
             hints: Map::new(),
+            guess: new_guess(created.get()),
             _on_versionchange: on_versionchange,
             _on_close: on_close,
         })
@@ -331,70 +336,65 @@ impl Conn {
         } else {
             (0..writes.len() as u32).collect()
         };
-        // A single write whose expiry does not depend on the entry's current one is put at once,
-        // beside the lookup of its old record, saving a round trip for a new key (layout "A2" in
-        // docs/benchmarks.md). If an old record with another expiry exists, that put fails on the
-        // unique key index; `putSpeculative` absorbs the ConstraintError and the fix-up below
-        // deletes the old record and puts again. Bulk writes measured no faster that way, so
-        // they keep lookup-then-put.
-        let speculative = match writes {
-            [w] if !w.spec.needs_current() => Some(w.spec.resolve(default_ttl, None, now)?),
-            _ => None,
-        };
-        // An overwrite of a key this connection has seen: delete its old record by the hinted
-        // primary key and put the new one, no lookup. A stale hint makes the put fail on the
-        // unique index (absorbed); then the general path below looks the old record up.
-        if let (Some(e), [w]) = (speculative.filter(|&e| is_live(e, now)), writes) {
-            let old_pk = hinted_pk(&self.hints, &w.key);
-            if !old_pk.is_undefined() {
-                let put = put_over(&store, &old_pk, &record(&w.key, e, &w.value), self.timeout_ms)
-                    .map_err(|err| self.put_error(&w.key, err))?;
-                let done = JsFuture::from(put).await.map_err(|err| storage_error(&self.name, op, err))?;
-                if done.is_truthy() {
+        // When no write's expiry depends on the entry's current one (no keepTtl...), each live
+        // write is put at once, without looking up the old record (layout "A2" in
+        // docs/benchmarks.md, minus its lookup): the put succeeds when the key is new or its
+        // record has that very expiry, and when this connection has seen the key (an expiry
+        // hint) its old record is deleted first. Where a record with another expiry is left, the
+        // put fails on the unique key index and `putOver` looks the old record up, deletes it
+        // and puts again, in the same transaction. The writes that expire at once, keys without
+        // a hint while such keys mostly turned out stored already (`putOver`), and all writes of
+        // a batch where one needs the current expiry go the long way below.
+        let mut expiry: Vec<Option<f64>> = vec![None; writes.len()];
+        let mut long_way = order.clone();
+        let mut guessed = vec![false; writes.len()];
+        if writes.iter().all(|w| !w.spec.needs_current()) {
+            for &i in &order {
+                expiry[i as usize] = Some(writes[i as usize].spec.resolve(default_ttl, None, now)?);
+            }
+            long_way.clear();
+            for &i in &order {
+                let (w, e) = (&writes[i as usize], expiry[i as usize].unwrap_or(NEVER_MS));
+                if !is_live(e, now) {
+                    long_way.push(i);
+                    continue;
+                }
+                let put = put_over(&store, &by_key, &self.hints, &self.guess, &hinted_pk(&self.hints, &w.key), &record(&w.key, e, &w.value));
+                if put.map_err(|err| self.put_error(&w.key, err))? {
+                    // Hinted before the commit: if the transaction fails, the hint is stale,
+                    // which costs a request later, never a wrong answer.
                     hint(&self.hints, &w.key, e);
-                    return Ok(());
+                } else {
+                    guessed[i as usize] = true;
+                    long_way.push(i);
                 }
             }
         }
-        let mut lookups = Vec::with_capacity(order.len());
-        for &i in &order {
-            let w = &writes[i as usize];
-            // The put goes first: WebKit wedges a transaction in which a put fails (a Blob in a
-            // private session) while an earlier request is still pending.
-            if let Some(e) = speculative.filter(|&e| is_live(e, now)) {
-                put_speculative(&store, &record(&w.key, e, &w.value)).map_err(|e| self.put_error(&w.key, e))?;
-            }
-            lookups.push(self.js(op, by_key.get_key(&w.key))?);
-        }
+        let lookups = long_way.iter().map(|&i| self.js(op, by_key.get_key(&writes[i as usize].key))).collect::<Result<Vec<_>>>()?;
         if let Some(last) = lookups.last() {
             self.settle(op, last).await?;
         }
-        for (&i, lookup) in order.iter().zip(&lookups) {
+        for (&i, lookup) in long_way.iter().zip(&lookups) {
             let w = &writes[i as usize];
             let old_pk = self.js(op, lookup.result())?;
             let old_e = (!old_pk.is_undefined()).then(|| pk_expiry(&old_pk));
+            if guessed[i as usize] {
+                learn(&self.guess, old_e.is_some());
+            }
             let current = old_e.filter(|&e| is_live(e, now));
             // An error here drops `tx` uncommitted: the whole batch rolls back.
-            let new_e = match speculative {
+            let new_e = match expiry[i as usize] {
                 Some(e) => e,
                 None => w.spec.resolve(default_ttl, current, now)?,
             };
-            let moved = old_e.is_some_and(|e| e != new_e);
-            if moved {
+            if old_e.is_some_and(|e| e != new_e) {
                 self.js(op, store.delete(&old_pk))?;
             }
             if is_live(new_e, now) {
+                store.put(&record(&w.key, new_e, &w.value)).map_err(|e| self.put_error(&w.key, e))?;
                 hint(&self.hints, &w.key, new_e);
             } else {
                 self.hints.delete(&w.key);
-            }
-            if is_live(new_e, now) && (moved || speculative.is_none()) {
-                let put = store.put(&record(&w.key, new_e, &w.value)).map_err(|e| self.put_error(&w.key, e))?;
-                if speculative.is_some() {
-                    // Chromium aborts a transaction whose commit() was requested before a failed
-                    // request's error event ran, even a prevented one: let the failed put report first.
-                    self.settle(op, &put).await?;
-                }
             }
         }
         Ok(())

@@ -249,3 +249,87 @@ async fn is_new_tells_a_created_database_from_an_existing_one() {
     assert!(call(&s, "get", &["k".into()]).await.is_undefined());
     destroy(&name).await;
 }
+
+/// A single `set` is put at once, without looking up the old record (issue 10). Over a record
+/// this connection never saw, with another expiry, the put fails on the unique key index and the
+/// write goes the long way: the old record removed, the new one stored, one record per key.
+#[wasm_bindgen_test]
+async fn a_single_write_over_a_record_this_connection_never_saw() {
+    let name = db_name("unseen");
+    // `b` creates the database, so it puts keys it has no hint for at once.
+    let b = open_manual(&name).await;
+    let a = open_manual(&name).await;
+    call(&a, "set", &["k".into(), "old".into(), js("({ ttl: 3600 })")]).await;
+    call(&a, "set", &["soon".into(), "old".into(), js("({ ttl: 0.05 })")]).await;
+    call(&a, "close", &[]).await;
+    sleep(100).await;
+
+    call(&b, "set", &["k".into(), "new".into(), js("({ ttl: 60 })")]).await;
+    assert_eq!(call(&b, "get", &["k".into()]).await, "new");
+    let left = num(&call(&b, "ttl", &["k".into()]).await);
+    assert!((50.0..=60.0).contains(&left), "ttl {left}");
+    // "soon" expired but was not reaped: its record is in the way of the new one.
+    call(&b, "set", &["soon".into(), "again".into(), js("({ ttl: 60 })")]).await;
+    assert_eq!(call(&b, "get", &["soon".into()]).await, "again");
+    // The same expiry as the stored record: the put replaces it.
+    call(&b, "set", &["at".into(), 1.into(), js("({ expiresAt: 4102444800 })")]).await;
+    call(&b, "close", &[]).await;
+    let c = open_manual(&name).await;
+    call(&c, "set", &["at".into(), 2.into(), js("({ expiresAt: 4102444800 })")]).await;
+    assert_eq!(call(&c, "get", &["at".into()]).await, 2);
+    let keys: Vec<String> = raw_records(&name).await.iter().map(|r| js_sys::JSON::stringify(&field(&r, "k")).unwrap().into()).collect();
+    assert_eq!(keys.len(), 3, "one record per key: {keys:?}");
+    call(&c, "close", &[]).await;
+    destroy(&name).await;
+}
+
+/// `setMany` puts every write at once too, without lookups (issue 10). Where a put fails on the
+/// unique key index, over a record this connection never saw, that write looks the old record up
+/// and goes again in the same transaction; a connection that found such keys stored already looks
+/// them up first. Either way every key ends with one record and the batch's values.
+#[wasm_bindgen_test]
+async fn set_many_over_records_this_connection_never_saw() {
+    let name = db_name("unseen-many");
+    // `b` creates the database, so it expects keys it has no hint for to be new, and puts them
+    // at once; `a` then writes keys `b` never sees.
+    let b = open_manual(&name).await;
+    let a = open_manual(&name).await;
+    let old = "[['moved', 'old', { ttl: 3600 }], ['same', 'old', { expiresAt: 4102444800 }], \
+               ['gone', 'old', { ttl: 3600 }], ['soon', 'old', { ttl: 0.05 }], [7, 'old', { ttl: 3600 }]]";
+    call(&a, "setMany", &[js(old)]).await;
+    call(&a, "close", &[]).await;
+    sleep(100).await;
+
+    let new = "[['moved', 'new', { ttl: 60 }], ['same', 'new', { expiresAt: 4102444800 }], \
+               ['gone', 'new', { ttl: 0 }], ['soon', 'new'], ['fresh', 'new', { ttl: 60 }], \
+               [7, 'new', { ttl: 60 }], ['fresh', 'newer', { ttl: 120 }]]";
+    let check = |s: JsValue| async move {
+        let got = call(&s, "getMany", &[js("['moved', 'same', 'gone', 'soon', 'fresh', 7]")]).await;
+        assert_eq!(json(&got), r#"["new","new",null,"new","newer","new"]"#);
+        let left = num(&call(&s, "ttl", &["moved".into()]).await);
+        assert!((50.0..=60.0).contains(&left), "ttl {left}");
+        let left = num(&call(&s, "ttl", &["fresh".into()]).await);
+        assert!((110.0..=120.0).contains(&left), "ttl {left}");
+        assert!(call(&s, "expiresAt", &["soon".into()]).await.is_null(), "a write without expiry stores none");
+    };
+    call(&b, "setMany", &[js(new)]).await;
+    check(b.clone()).await;
+    let keys: Vec<String> = raw_records(&name).await.iter().map(|r| js_sys::JSON::stringify(&field(&r, "k")).unwrap().into()).collect();
+    assert_eq!(keys.len(), 5, "one record per live key: {keys:?}");
+
+    // Seen keys now: new expiries go by the hints.
+    call(&b, "setMany", &[js("[['moved', 'again', { ttl: 30 }], ['fresh', 'again', { ttl: 30 }], [7, 'again', { ttl: 30 }]]")]).await;
+    let got = call(&b, "getMany", &[js("['moved', 'fresh', 7, 'same']")]).await;
+    assert_eq!(json(&got), r#"["again","again","again","new"]"#);
+    assert_eq!(raw_records(&name).await.length(), 5);
+    call(&b, "close", &[]).await;
+
+    // A connection to an existing database looks keys it has no hint for up first.
+    let c = open_manual(&name).await;
+    call(&c, "setMany", &[js(old)]).await;
+    call(&c, "setMany", &[js(new)]).await;
+    check(c.clone()).await;
+    assert_eq!(raw_records(&name).await.length(), 5);
+    call(&c, "close", &[]).await;
+    destroy(&name).await;
+}
