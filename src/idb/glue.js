@@ -97,7 +97,7 @@ export async function readLive(hints, store, byKey, keys, now, ms) {
 // without a request, when the caller should look up first.
 export function newGuess(created) { return { found: created ? 0 : 0.5 }; }
 export function learn(guess, found) { guess.found = guess.found * 0.95 + (found ? 0.05 : 0); }
-export function putOver(store, byKey, guess, oldPk, rec) {
+export function putOver(store, byKey, hints, guess, oldPk, rec) {
   if (oldPk !== undefined) store.delete(oldPk);
   else if (guess.found >= 0.5) return false;
   else learn(guess, false);
@@ -111,6 +111,7 @@ export function putOver(store, byKey, guess, oldPk, rec) {
     old.onsuccess = () => {
       if (old.result !== undefined) store.delete(old.result);
       store.put(rec);
+      hint(hints, rec.k, rec.e);
     };
   };
   return true;

@@ -99,7 +99,7 @@ extern "C" {
     #[wasm_bindgen(js_name = readLive)]
     fn read_live(hints: &Map, store: &IdbObjectStore, by_key: &IdbIndex, keys: &Array, now: f64, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = putOver, catch)]
-    fn put_over(store: &IdbObjectStore, by_key: &IdbIndex, guess: &JsValue, old_pk: &JsValue, rec: &JsValue) -> std::result::Result<bool, JsValue>;
+    fn put_over(store: &IdbObjectStore, by_key: &IdbIndex, hints: &Map, guess: &JsValue, old_pk: &JsValue, rec: &JsValue) -> std::result::Result<bool, JsValue>;
     #[wasm_bindgen(js_name = newGuess)]
     fn new_guess(created: bool) -> JsValue;
     fn learn(guess: &JsValue, found: bool);
@@ -359,11 +359,10 @@ impl Conn {
                     long_way.push(i);
                     continue;
                 }
-                let put = put_over(&store, &by_key, &self.guess, &hinted_pk(&self.hints, &w.key), &record(&w.key, e, &w.value));
+                let put = put_over(&store, &by_key, &self.hints, &self.guess, &hinted_pk(&self.hints, &w.key), &record(&w.key, e, &w.value));
                 if put.map_err(|err| self.put_error(&w.key, err))? {
-                    // Hinted before the commit, and whether the put lands at once or after
-                    // `putOver`'s lookup: if the transaction fails, the hint is stale, which
-                    // costs a request later, never a wrong answer.
+                    // Hinted before the commit: if the transaction fails, the hint is stale,
+                    // which costs a request later, never a wrong answer.
                     hint(&self.hints, &w.key, e);
                 } else {
                     guessed[i as usize] = true;
