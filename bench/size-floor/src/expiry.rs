@@ -1,4 +1,4 @@
-//! jiff used as /work/main/src/core/expiry.rs uses it: Temporal (RFC 9557) parsing of dates and
+//! jiff used as idb-ttl's src/core/expiry.rs uses it: Temporal (RFC 9557) parsing of dates and
 //! date-times with or without offset via `Pieces`, civil arithmetic in UTC, and ISO-8601 /
 //! friendly durations via `Span: FromStr`, converted to Unix milliseconds; errors as Strings
 //! carrying jiff's Display.

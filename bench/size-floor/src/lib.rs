@@ -1,5 +1,8 @@
-//! Size floor, variant "deps": the dependencies idb-ttl must use (wasm-bindgen, js-sys, web-sys,
-//! serde, serde-wasm-bindgen, gloo-timers, indexed_db_futures; talc as its allocator), each used once.
+//! Size floor (scripts/size-floor.sh): the dependencies idb-ttl must use (wasm-bindgen, js-sys,
+//! web-sys, serde, serde-wasm-bindgen, gloo-timers, indexed_db_futures; talc as its allocator),
+//! each used once. With the `jiff` feature, plus jiff used as src/core/expiry.rs uses it.
+#[cfg(feature = "jiff")]
+mod expiry;
 use gloo_timers::future::TimeoutFuture;
 use indexed_db_futures::database::Database;
 use indexed_db_futures::prelude::*;
@@ -14,6 +17,10 @@ struct Options {
     ttl_seconds: Option<f64>,
     expires_at: Option<f64>,
     name: Option<String>,
+    #[cfg(feature = "jiff")]
+    at: Option<String>,
+    #[cfg(feature = "jiff")]
+    ttl: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -31,7 +38,18 @@ fn err(e: impl core::fmt::Display) -> JsValue {
 pub async fn run(opts: JsValue) -> Result<JsValue, JsValue> {
     let opts: Options = serde_wasm_bindgen::from_value(opts)?;
     let key = opts.name.unwrap_or_else(|| "k".into());
-    let e = opts.expires_at.unwrap_or(0.0) + opts.ttl_seconds.unwrap_or(0.0) * 1000.0;
+    #[allow(unused_mut)]
+    let mut e = opts.expires_at.unwrap_or(0.0) + opts.ttl_seconds.unwrap_or(0.0) * 1000.0;
+    #[cfg(feature = "jiff")]
+    {
+        if let Some(at) = &opts.at {
+            e = expiry::parse_at(at).map_err(|m| JsValue::from_str(&m))?;
+        }
+        if let Some(ttl) = &opts.ttl {
+            let (months, ms) = expiry::parse_ttl(ttl).map_err(|m| JsValue::from_str(&m))?;
+            e = expiry::expires_at_ms(js_sys::Date::now(), months, ms).map_err(|m| JsValue::from_str(&m))?;
+        }
+    }
 
     let db = Database::open("floor")
         .with_version(1u8)
