@@ -194,6 +194,12 @@ pub fn field(v: &JsValue, name: &str) -> JsValue {
     Reflect::get(v, &name.into()).unwrap()
 }
 
+/// Asserts that `ttl(key)` on `store` answers seconds within `range` (time passes while a test runs).
+pub async fn assert_ttl_within(store: &JsValue, key: JsValue, range: std::ops::RangeInclusive<f64>) {
+    let left = num(&call(store, "ttl", &[key]).await);
+    assert!(range.contains(&left), "ttl {left}, expected {range:?}");
+}
+
 /// `v` as a number.
 pub fn num(v: &JsValue) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v:?}"))
