@@ -10,7 +10,7 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use web_sys::{IdbKeyRange, IdbObjectStore};
 
-use super::{describe_key, index_named, last_of, last_wins, pk_at, pk_part, unique, Conn, BY_ID, DOCS};
+use super::{describe_key, index_named, last_wins, pk_at, unique, Conn, BY_ID, DOCS};
 use crate::core::error::Result;
 use crate::core::text::quote;
 
@@ -210,22 +210,9 @@ impl Conn {
     }
 
     /// One reaper batch over collection `c`: removes up to `limit` documents whose reference is
-    /// at or before `cutoff` with one range delete; returns their ids.
-    pub async fn reap_docs(&self, c: &str, cutoff: f64, limit: u32) -> Result<Array> {
-        let op = "reaping documents";
-        let (tx, store) = self.write_tx(op, DOCS)?;
-        let expired = self.expired_docs_range(op, c, cutoff)?;
-        let pks: Array = self
-            .settle(op, &self.js(op, store.get_all_keys_with_key_and_limit(expired.as_ref(), limit))?)
-            .await?
-            .into();
-        if pks.length() == 0 {
-            tx.wrote_nothing();
-            return Ok(pks);
-        }
-        let through_last = self.docs_range(op, first_of(c), false, last_of(&pks))?;
-        self.js(op, store.delete(through_last.as_ref()))?;
-        self.commit(op, tx).await?;
-        Ok(pk_part(&pks, 2))
+    /// at or before `cutoff` with one range delete, pushes their ids onto `into` and returns how
+    /// many.
+    pub async fn reap_docs(&self, c: &str, cutoff: f64, limit: u32, into: &Array) -> Result<u32> {
+        self.reap("reaping documents", DOCS, &first_of(c), &key3(c, cutoff, &Array::new()), limit, into, 2).await
     }
 }

@@ -72,12 +72,8 @@ extern "C" {
     fn record_expiry(r: &JsValue) -> f64;
     #[wasm_bindgen(js_name = recordValue)]
     fn record_value(r: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = pkPart)]
-    fn pk_part(pks: &Array, n: u32) -> Array;
     #[wasm_bindgen(js_name = pkAt)]
     fn pk_at(pk: &JsValue, n: u32) -> JsValue;
-    #[wasm_bindgen(js_name = lastOf)]
-    fn last_of(arr: &Array) -> JsValue;
     #[wasm_bindgen(js_name = liveKeys)]
     fn live_keys(pks: &Array, now: f64) -> Array;
     #[wasm_bindgen(js_name = liveValues)]
@@ -88,6 +84,8 @@ extern "C" {
     fn last_wins(keys: &Array) -> Uint32Array;
     fn settle(req: &IdbRequest, timeout_ms: u32) -> Promise;
     fn finish(tx: &IdbTransaction, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = reapRange)]
+    fn reap_range(store: &IdbObjectStore, lower: &JsValue, upper: &JsValue, limit: u32, into: &Array, n: u32, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = probeBlobs)]
     fn probe_blobs(db: &web_sys::IdbDatabase, store: &str, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = blobPath, catch)]
@@ -548,25 +546,29 @@ impl Conn {
         Ok(true)
     }
 
-    /// One reaper batch: removes up to `limit` expired entries with one range delete and returns
-    /// their keys (empty when nothing expired is left).
-    pub async fn reap_batch(&self, now: f64, limit: u32) -> Result<Array> {
-        let op = "reaping";
-        let (tx, store) = self.write_tx(op, ENTRIES)?;
-        let expired = self.expired_range(op, now)?;
-        let pks: Array = self
-            .settle(op, &self.js(op, store.get_all_keys_with_key_and_limit(expired.as_ref(), limit))?)
-            .await?
-            .unchecked_into();
-        if pks.length() == 0 {
+    /// One reaper batch: removes up to `limit` expired entries with one range delete, pushes
+    /// their keys onto `into` and returns how many (0 when nothing expired is left).
+    pub async fn reap_batch(&self, now: f64, limit: u32, into: &Array) -> Result<u32> {
+        // `[]` sorts before every `[expiry, key]`.
+        self.reap("reaping", ENTRIES, &Array::new(), &instant_bound(now), limit, into, 1).await
+    }
+
+    /// One reaper batch (`op` names it in errors): removes up to `limit` records of store
+    /// `name` with primary keys in [`lower`, `upper`], in key order, in one transaction, and
+    /// pushes part `n` of their primary keys onto `into`; returns how many.
+    async fn reap(&self, op: &str, name: &str, lower: &JsValue, upper: &JsValue, limit: u32, into: &Array, n: u32) -> Result<u32> {
+        let (tx, store) = self.write_tx(op, name)?;
+        let removed = JsFuture::from(reap_range(&store, lower, upper, limit, into, n, self.timeout_ms))
+            .await
+            .map_err(|e| storage_error(&self.name, op, e))?
+            .as_f64()
+            .unwrap_or(0.0) as u32;
+        if removed == 0 {
             tx.wrote_nothing();
-            return Ok(pks);
+        } else {
+            self.commit(op, tx).await?;
         }
-        // Everything up to the last scanned key is exactly what was scanned: same transaction.
-        let through_last = self.js(op, IdbKeyRange::upper_bound(&last_of(&pks)))?;
-        self.js(op, store.delete(through_last.as_ref()))?;
-        self.commit(op, tx).await?;
-        Ok(pk_part(&pks, 1))
+        Ok(removed)
     }
 
     fn expired_range(&self, op: &str, now: f64) -> Result<IdbKeyRange> {

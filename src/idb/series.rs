@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{IdbCursorDirection, IdbCursorWithValue, IdbKeyRange, IdbObjectStore};
 
-use super::{index_named, last_of, Conn, BUCKETS, BY_BUCKET};
+use super::{index_named, Conn, BUCKETS, BY_BUCKET};
 use crate::core::buckets::{fill, group, Granularity};
 use crate::core::error::Result;
 use crate::core::text::quote;
@@ -219,21 +219,7 @@ impl Conn {
     /// One reaper batch over series `s`: removes up to `limit` whole buckets whose latest event
     /// is at or before `cutoff`, with one range delete; returns how many.
     pub async fn reap_buckets(&self, s: &str, cutoff: f64, limit: u32) -> Result<u32> {
-        let op = "reaping buckets";
-        let (tx, store) = self.write_tx(op, BUCKETS)?;
         let upper = arr(&[s.into(), cutoff.into(), Array::new().into()]);
-        let expired = self.bound(op, &s_key(s), false, &upper)?;
-        let pks: Array = self
-            .settle(op, &self.js(op, store.get_all_keys_with_key_and_limit(expired.as_ref(), limit))?)
-            .await?
-            .into();
-        if pks.length() == 0 {
-            tx.wrote_nothing();
-            return Ok(0);
-        }
-        let through_last = self.bound(op, &s_key(s), false, &last_of(&pks))?;
-        self.js(op, store.delete(through_last.as_ref()))?;
-        self.commit(op, tx).await?;
-        Ok(pks.length())
+        self.reap("reaping buckets", BUCKETS, &s_key(s), &upper, limit, &Array::new(), 0).await
     }
 }

@@ -521,8 +521,8 @@ async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, what:
         }
         let started = now_ms();
         let n = match what {
-            Drain::Entries(now) => push_all(removed_ids, &conn.reap_batch(now, limit).await?),
-            Drain::Docs(name, cutoff) => push_all(removed_ids, &conn.reap_docs(name, cutoff, limit).await?),
+            Drain::Entries(now) => conn.reap_batch(now, limit, removed_ids).await?,
+            Drain::Docs(name, cutoff) => conn.reap_docs(name, cutoff, limit, removed_ids).await?,
             Drain::Buckets(name, cutoff) => conn.reap_buckets(name, cutoff, limit).await?,
         };
         here += n;
@@ -536,14 +536,6 @@ async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, what:
             sleep(pause).await;
         }
     }
-}
-
-/// Appends `ids` to `into`; how many there were.
-fn push_all(into: &Array, ids: &Array) -> u32 {
-    ids.for_each(&mut |id, _, _| {
-        into.push(&id);
-    });
-    ids.length()
 }
 
 /// A plain JS object with these properties, in this order (event details, reports).

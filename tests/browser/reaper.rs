@@ -63,6 +63,33 @@ async fn the_per_pass_cap_holds_and_remaining_is_reported() {
     destroy(&name).await;
 }
 
+/// A batch reads its keys 500 per request (`reapRange` in glue.js): batches of 1 200 take three
+/// requests, the last one short, and still remove exactly the expired records, each reported once.
+#[wasm_bindgen_test]
+async fn batches_larger_than_one_read_remove_exactly_the_expired_records() {
+    let name = db_name("chunks");
+    let s = open(&name, js("({ autoReap: false, batchSize: 1200, maxRemovesPerRun: 100000 })")).await;
+    fill(&s, 2_534, 7).await;
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
+    call(&c, "putMany", &[js("Array.from({ length: 1_300 }, (_, i) => ({ id: i, at: new Date(Date.now() + (i % 2 ? 60_000 : -1000)) }))")]).await;
+    let expired = listen(&s, "expired");
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&report, "removed")), 2_534.0 + 650.0);
+    assert_eq!(num(&field(&field(&report, "collections"), "c")), 650.0);
+    assert_eq!(num(&field(&report, "remaining")), 0.0);
+    let mut keys = strings(&field(&expired.get(0), "keys"));
+    keys.sort();
+    let mut want: Vec<String> = (0..2_534).map(|i| format!("e{i}")).collect();
+    want.sort();
+    assert_eq!(keys, want, "every expired key once, no live key");
+    let ids: Vec<f64> = js_sys::Array::from(&field(&field(&expired.get(0), "collections"), "c")).iter().map(|v| num(&v)).collect();
+    assert_eq!(ids, (0..1_300).step_by(2).map(f64::from).collect::<Vec<_>>(), "the expired documents' ids, in order");
+    assert_eq!(raw_records(&name).await.length(), 7);
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 650);
+    assert_eq!(num(&call(&c, "count", &[]).await), 650.0);
+    destroy(&name).await;
+}
+
 #[wasm_bindgen_test]
 async fn an_entry_rewritten_while_a_pass_runs_survives_it() {
     // The pass removes 1 entry per transaction; the write below lands between its transactions,
