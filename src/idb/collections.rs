@@ -135,9 +135,8 @@ impl Conn {
     pub async fn delete_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<u32> {
         let op = "deleting documents";
         let (tx, store) = self.write_tx(op, DOCS)?;
-        let lookup: Vec<JsValue> = unique(ids).iter().map(|id| key2(c, id)).collect();
-        let is_live = |pk: &JsValue| pk_at(pk, 1).as_f64().is_some_and(|r| r > cutoff);
-        let live = self.delete_found(op, &store, &index_named(&store, BY_ID)?, &lookup, is_live).await?;
+        let lookup: Array = unique(ids).iter().map(|id| key2(c, id)).collect();
+        let live = self.delete_found(op, &store, &index_named(&store, BY_ID)?, &lookup, 1, cutoff).await?;
         self.commit(op, tx).await?;
         Ok(live)
     }

@@ -245,6 +245,21 @@ export async function reapRange(store, lower, upper, limit, into, n, ms) {
   return count;
 }
 
+// Looks up, through `index`, the primary key of each of `lookups` (all requests at once), deletes
+// the records found and resolves with how many were live: part `n` of their primary key (the
+// expiry of an entry, the reference time of a document) after `bound`.
+export async function deleteFound(store, index, lookups, n, bound, ms) {
+  const reqs = lookups.map((k) => index.getKey(k));
+  if (reqs.length) await settle(reqs[reqs.length - 1], ms);
+  let live = 0;
+  for (const { result: pk } of reqs) {
+    if (pk === undefined) continue;
+    if (pk[n] > bound) live++;
+    store.delete(pk);
+  }
+  return live;
+}
+
 // Resolves when the transaction has committed; rejects with the cause of its abort.
 export function finish(tx, ms) {
   return new Promise((resolve, reject) => {

@@ -84,6 +84,8 @@ extern "C" {
     fn last_wins(keys: &Array) -> Uint32Array;
     fn settle(req: &IdbRequest, timeout_ms: u32) -> Promise;
     fn finish(tx: &IdbTransaction, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = deleteFound)]
+    fn delete_found(store: &IdbObjectStore, index: &IdbIndex, lookup: &Array, n: u32, bound: f64, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = reapRange)]
     fn reap_range(store: &IdbObjectStore, lower: &JsValue, upper: &JsValue, limit: u32, into: &Array, n: u32, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = probeBlobs)]
@@ -434,34 +436,17 @@ impl Conn {
         let op = "deleting";
         let (tx, store) = self.write_tx(op, ENTRIES)?;
         unhint(&self.hints, keys);
-        let live = self.delete_found(op, &store, &index(&store)?, &unique(keys), |pk| is_live(pk_expiry(pk), now)).await?;
+        let live = self.delete_found(op, &store, &index(&store)?, &unique(keys).into_iter().collect(), 0, now).await?;
         self.commit(op, tx).await?;
         Ok(live)
     }
 
-    /// Looks up the primary key of each of `lookup` through `index` (all requests at once),
-    /// deletes the records found, and returns how many of them `live` accepts.
-    async fn delete_found(
-        &self,
-        op: &str,
-        store: &IdbObjectStore,
-        index: &IdbIndex,
-        lookup: &[JsValue],
-        live: impl Fn(&JsValue) -> bool,
-    ) -> Result<u32> {
-        let lookups = lookup.iter().map(|k| self.js(op, index.get_key(k))).collect::<Result<Vec<_>>>()?;
-        if let Some(last) = lookups.last() {
-            self.settle(op, last).await?;
-        }
-        let mut n = 0;
-        for lookup in &lookups {
-            let pk = self.js(op, lookup.result())?;
-            if !pk.is_undefined() {
-                n += u32::from(live(&pk));
-                self.js(op, store.delete(&pk))?;
-            }
-        }
-        Ok(n)
+    /// `deleteFound` in glue.js: deletes the records `index` maps `lookup` to, in the caller's
+    /// transaction, and returns how many were live (part `n` of their primary key, the expiry
+    /// or the reference time, after `bound`).
+    async fn delete_found(&self, op: &str, store: &IdbObjectStore, index: &IdbIndex, lookup: &Array, n: u32, bound: f64) -> Result<u32> {
+        let found = JsFuture::from(delete_found(store, index, lookup, n, bound, self.timeout_ms)).await;
+        Ok(found.map_err(|e| storage_error(&self.name, op, e))?.as_f64().unwrap_or(0.0) as u32)
     }
 
     /// Removes every entry.

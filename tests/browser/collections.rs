@@ -248,3 +248,19 @@ async fn collection_and_series_writes_fire_change_events() {
     );
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn deletes_count_only_live_documents_and_remove_expired_ones_too() {
+    let name = db_name("colldelete");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    let old = "new Date(Date.now() - 120000)";
+    call(&c, "putMany", &[js(&format!("[{{ id: 'live', at: new Date() }}, {{ id: 'gone', at: {old} }}, {{ id: 2, at: {old} }}, {{ id: 'never' }}]"))]).await;
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 4, "expired documents are stored until reaped");
+    assert_eq!(call(&c, "delete", &["gone".into()]).await, JsValue::FALSE, "an expired document is not live");
+    assert_eq!(call(&c, "delete", &["nope".into()]).await, JsValue::FALSE);
+    // Duplicates count once; 2 is expired, 'never' has no date and never expires.
+    assert_eq!(num(&call(&c, "deleteMany", &[js("['live', 2, 'live', 'never', 'nope']")]).await), 2.0);
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0, "the expired ones were removed as well");
+    destroy(&name).await;
+}
