@@ -10,7 +10,7 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use web_sys::{IdbKeyRange, IdbObjectStore};
 
-use super::{describe_key, index_named, last_wins, pk_at, unique, Conn, BY_ID, DOCS};
+use super::{describe_key, index_named, last_wins, pk_at, unique, Conn, Expired, BY_ID, DOCS};
 use crate::core::error::Result;
 use crate::core::text::quote;
 
@@ -67,11 +67,6 @@ impl Conn {
     /// Documents of `c` with reference after `cutoff` (live); the whole collection for -Infinity.
     fn live_docs_range(&self, op: &str, c: &str, cutoff: f64) -> Result<IdbKeyRange> {
         self.docs_range(op, key3(c, cutoff, &Array::new()), true, after_all_of(c))
-    }
-
-    /// Documents of `c` with reference at or before `cutoff` (expired).
-    fn expired_docs_range(&self, op: &str, c: &str, cutoff: f64) -> Result<IdbKeyRange> {
-        self.docs_range(op, first_of(c), false, key3(c, cutoff, &Array::new()))
     }
 
     fn all_docs_range(&self, op: &str, c: &str) -> Result<IdbKeyRange> {
@@ -149,14 +144,6 @@ impl Conn {
         self.count_in(op, &store, &range).await
     }
 
-    /// Number of expired documents still stored.
-    pub async fn count_expired_docs(&self, c: &str, cutoff: f64) -> Result<u32> {
-        let op = "counting expired documents";
-        let store = self.read(op, DOCS)?;
-        let range = self.expired_docs_range(op, c, cutoff)?;
-        self.count_in(op, &store, &range).await
-    }
-
     pub(super) async fn count_in(&self, op: &str, store: &IdbObjectStore, range: &IdbKeyRange) -> Result<u32> {
         let n = self.settle(op, &self.js(op, store.count_with_key(range.as_ref()))?).await?;
         Ok(n.as_f64().unwrap_or(0.0) as u32)
@@ -207,11 +194,11 @@ impl Conn {
         }
         self.commit(op, tx).await
     }
+}
 
-    /// One reaper batch over collection `c`: removes up to `limit` documents whose reference is
-    /// at or before `cutoff` with one range delete, pushes their ids onto `into` and returns how
-    /// many.
-    pub async fn reap_docs(&self, c: &str, cutoff: f64, limit: u32, into: &Array) -> Result<u32> {
-        self.reap("reaping documents", DOCS, &first_of(c), &key3(c, cutoff, &Array::new()), limit, into, 2).await
+impl Expired {
+    /// The documents of collection `c` whose reference is at or before `cutoff`.
+    pub fn docs(c: &str, cutoff: f64) -> Self {
+        Expired { store: DOCS, op: "reaping documents", lower: first_of(c), upper: key3(c, cutoff, &Array::new()), part: 2 }
     }
 }

@@ -260,6 +260,16 @@ export async function deleteFound(store, index, lookups, n, bound, ms) {
   return live;
 }
 
+// How many records lie in the ranges ([store, lower, upper] each, bounds included), all
+// counted in one readonly transaction.
+export async function countRanges(db, ranges, ms) {
+  const tx = db.transaction([...new Set(ranges.map((r) => r[0]))]);
+  const counts = ranges.map(([name, lower, upper]) => tx.objectStore(name).count(IDBKeyRange.bound(lower, upper)));
+  let n = 0;
+  for (const c of counts) n += await settle(c, ms);
+  return n;
+}
+
 // Resolves when the transaction has committed; rejects with the cause of its abort.
 export function finish(tx, ms) {
   return new Promise((resolve, reject) => {

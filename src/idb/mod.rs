@@ -86,6 +86,8 @@ extern "C" {
     fn finish(tx: &IdbTransaction, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = deleteFound)]
     fn delete_found(store: &IdbObjectStore, index: &IdbIndex, lookup: &Array, n: u32, bound: f64, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = countRanges)]
+    fn count_ranges(db: &web_sys::IdbDatabase, ranges: &Array, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = reapRange)]
     fn reap_range(store: &IdbObjectStore, lower: &JsValue, upper: &JsValue, limit: u32, into: &Array, n: u32, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = probeBlobs)]
@@ -103,6 +105,26 @@ extern "C" {
     #[wasm_bindgen(js_name = newGuess)]
     fn new_guess(created: bool) -> JsValue;
     fn learn(guess: &JsValue, found: bool);
+}
+
+/// Where a reaper pass finds one collection's expired records (the key-value entries, a
+/// collection's documents, a time series' whole buckets): the records of object store `store`
+/// with primary keys in [`lower`, `upper`], named by part `part` of their key. `op` names them in
+/// errors.
+#[derive(Debug)]
+pub struct Expired {
+    store: &'static str,
+    op: &'static str,
+    lower: JsValue,
+    upper: JsValue,
+    part: u32,
+}
+
+impl Expired {
+    /// The entries expired at `now` (`[]` sorts before every `[expiry, key]`).
+    pub fn entries(now: f64) -> Self {
+        Expired { store: ENTRIES, op: "reaping", lower: Array::new().into(), upper: instant_bound(now), part: 1 }
+    }
 }
 
 /// One write of `set`/`setMany`: validated key and options, the value as given.
@@ -495,14 +517,6 @@ impl Conn {
         Ok(n.as_f64().unwrap_or(0.0) as u32)
     }
 
-    /// Number of expired entries still stored.
-    pub async fn count_expired(&self, now: f64) -> Result<u32> {
-        let op = "counting expired entries";
-        let store = self.read(op, ENTRIES)?;
-        let n = self.settle(op, &self.js(op, store.count_with_key(self.expired_range(op, now)?.as_ref()))?).await?;
-        Ok(n.as_f64().unwrap_or(0.0) as u32)
-    }
-
     /// `expire`/`persist`: changes a live entry's expiry; `false` if there is no live entry (and,
     /// for `persist`, if it had no expiry).
     pub async fn change_expiry(&self, key: &JsValue, change: ExpiryChange<'_>, now: f64) -> Result<bool> {
@@ -531,19 +545,13 @@ impl Conn {
         Ok(true)
     }
 
-    /// One reaper batch: removes up to `limit` expired entries with one range delete, pushes
-    /// their keys onto `into` and returns how many (0 when nothing expired is left).
-    pub async fn reap_batch(&self, now: f64, limit: u32, into: &Array) -> Result<u32> {
-        // `[]` sorts before every `[expiry, key]`.
-        self.reap("reaping", ENTRIES, &Array::new(), &instant_bound(now), limit, into, 1).await
-    }
-
-    /// One reaper batch (`op` names it in errors): removes up to `limit` records of store
-    /// `name` with primary keys in [`lower`, `upper`], in key order, in one transaction, and
-    /// pushes part `n` of their primary keys onto `into`; returns how many.
-    async fn reap(&self, op: &str, name: &str, lower: &JsValue, upper: &JsValue, limit: u32, into: &Array, n: u32) -> Result<u32> {
+    /// One reaper batch over `expired`: removes up to `limit` of its records, in key order, in
+    /// one transaction, pushes their names (key, id) onto `into` and returns how many (0 when
+    /// nothing expired is left).
+    pub async fn reap(&self, expired: &Expired, limit: u32, into: &Array) -> Result<u32> {
+        let Expired { store: name, op, lower, upper, part } = expired;
         let (tx, store) = self.write_tx(op, name)?;
-        let removed = JsFuture::from(reap_range(&store, lower, upper, limit, into, n, self.timeout_ms))
+        let removed = JsFuture::from(reap_range(&store, lower, upper, limit, into, *part, self.timeout_ms))
             .await
             .map_err(|e| storage_error(&self.name, op, e))?
             .as_f64()
@@ -556,8 +564,13 @@ impl Conn {
         Ok(removed)
     }
 
-    fn expired_range(&self, op: &str, now: f64) -> Result<IdbKeyRange> {
-        self.js(op, IdbKeyRange::upper_bound_with_open(&instant_bound(now), false))
+    /// How many records are left in all of `expired`: one count request each, in one readonly
+    /// transaction.
+    pub async fn count_expired(&self, expired: &[Expired]) -> Result<u32> {
+        let op = "counting expired records";
+        let ranges: Array = expired.iter().map(|e| Array::of3(&e.store.into(), &e.lower, &e.upper)).collect();
+        let n = JsFuture::from(count_ranges(self.sys(), &ranges, self.timeout_ms)).await;
+        Ok(n.map_err(|e| storage_error(&self.name, op, e))?.as_f64().unwrap_or(0.0) as u32)
     }
 
     /// A readonly transaction on store `name`: reads need no commit and no completion

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{IdbCursorDirection, IdbCursorWithValue, IdbKeyRange, IdbObjectStore};
 
-use super::{index_named, Conn, BUCKETS, BY_BUCKET};
+use super::{index_named, Conn, Expired, BUCKETS, BY_BUCKET};
 use crate::core::buckets::{fill, group, Granularity};
 use crate::core::error::Result;
 use crate::core::text::quote;
@@ -191,15 +191,6 @@ impl Conn {
         self.count_in(op, &store, &range).await
     }
 
-    /// Number of buckets whose latest event is at or before `cutoff`.
-    pub async fn count_expired_buckets(&self, s: &str, cutoff: f64) -> Result<u32> {
-        let op = "counting expired buckets";
-        let store = self.read(op, BUCKETS)?;
-        let upper = arr(&[s.into(), cutoff.into(), Array::new().into()]);
-        let range = self.bound(op, &s_key(s), false, &upper)?;
-        self.count_in(op, &store, &range).await
-    }
-
     /// Every bucket record of `s` (for export).
     pub async fn all_buckets(&self, s: &str) -> Result<Array> {
         let op = "reading buckets";
@@ -215,11 +206,11 @@ impl Conn {
         self.js(op, store.delete(self.bound(op, &s_key(s), false, &s_end(s))?.as_ref()))?;
         self.commit(op, tx).await
     }
+}
 
-    /// One reaper batch over series `s`: removes up to `limit` whole buckets whose latest event
-    /// is at or before `cutoff`, with one range delete; returns how many.
-    pub async fn reap_buckets(&self, s: &str, cutoff: f64, limit: u32) -> Result<u32> {
-        let upper = arr(&[s.into(), cutoff.into(), Array::new().into()]);
-        self.reap("reaping buckets", BUCKETS, &s_key(s), &upper, limit, &Array::new(), 0).await
+impl Expired {
+    /// The buckets of time series `s` whose latest event is at or before `cutoff`: whole buckets.
+    pub fn buckets(s: &str, cutoff: f64) -> Self {
+        Expired { store: BUCKETS, op: "reaping buckets", lower: s_key(s), upper: arr(&[s.into(), cutoff.into(), Array::new().into()]), part: 0 }
     }
 }

@@ -15,7 +15,7 @@ use crate::core::config::StoreConfig;
 use crate::core::entry::{ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::reaper::{next_pass_in_ms, ReapLimits, ReapReport, ReaperStats};
-use crate::idb::{Conn, Definition, ExpiryChange, Write};
+use crate::idb::{Conn, Definition, Expired, ExpiryChange, Write};
 use crate::channel::Channel;
 use crate::timer::{now_ms, sleep, Leadership, ReaperTimer};
 
@@ -285,60 +285,48 @@ impl Store {
         let started = now_ms();
         // Definitions are read afresh: another tab may have created or changed a collection.
         let defs = conn.definitions().await?;
-        let mut removed = 0u32;
-        let mut capped = false;
-
-        let keys = Array::new();
-        capped |= drain(&conn, limits, &mut removed, Drain::Entries(started), &keys).await?.1;
-
-        let mut report = ReapReport::default();
-        let doc_ids = Object::new();
+        // The entries first, then each collection with a TTL index, then each time series with
+        // an expiry.
+        let mut turns = vec![(Whose::Entries, Expired::entries(started))];
         for def in &defs {
-            let Definition::Collection { name, ttl: Some(ttl), .. } = def else { continue };
-            let cutoff = ttl.expired_through_ms(started);
-            let ids = Array::new();
-            let (here, hit) = drain(&conn, limits, &mut removed, Drain::Docs(name, cutoff), &ids).await?;
-            capped |= hit;
-            if here > 0 {
-                report.collections.push((name.clone(), here));
-                let _ = Reflect::set(&doc_ids, &name.into(), &ids);
-            }
-        }
-        let buckets = Object::new();
-        for def in &defs {
-            let Definition::Series { name, options } = def else { continue };
-            let Some(cutoff) = options.expired_through_ms(started) else { continue };
-            let (here, hit) = drain(&conn, limits, &mut removed, Drain::Buckets(name, cutoff), &Array::new()).await?;
-            capped |= hit;
-            if here > 0 {
-                report.buckets.push((name.clone(), here));
-                let _ = Reflect::set(&buckets, &name.into(), &here.into());
-            }
-        }
-
-        // Only a pass stopped by a cap can have left expired records behind.
-        let mut remaining = 0;
-        if capped {
-            remaining += conn.count_expired(started).await?;
-            for def in &defs {
-                match def {
-                    Definition::Collection { name, ttl: Some(ttl), .. } => {
-                        remaining += conn.count_expired_docs(name, ttl.expired_through_ms(started)).await?;
-                    }
-                    Definition::Series { name, options } => {
-                        if let Some(cutoff) = options.expired_through_ms(started) {
-                            remaining += conn.count_expired_buckets(name, cutoff).await?;
-                        }
-                    }
-                    _ => {}
+            match def {
+                Definition::Collection { name, ttl: Some(ttl), .. } => {
+                    turns.push((Whose::Collection(name), Expired::docs(name, ttl.expired_through_ms(started))));
                 }
+                Definition::Series { name, options } => {
+                    if let Some(cutoff) = options.expired_through_ms(started) {
+                        turns.push((Whose::Series(name), Expired::buckets(name, cutoff)));
+                    }
+                }
+                _ => {}
             }
         }
+        let mut report = ReapReport::default();
+        let (mut removed, mut capped) = (0u32, false);
+        let (mut keys, doc_ids, buckets) = (JsValue::UNDEFINED, Object::new(), Object::new());
+        for (whose, expired) in &turns {
+            let ids = Array::new();
+            let (here, hit) = drain(&conn, limits, &mut removed, expired, &ids).await?;
+            capped |= hit;
+            match *whose {
+                Whose::Entries => keys = ids.into(),
+                Whose::Collection(name) if here > 0 => {
+                    report.collections.push((name.clone(), here));
+                    let _ = Reflect::set(&doc_ids, &name.into(), &ids);
+                }
+                Whose::Series(name) if here > 0 => {
+                    report.buckets.push((name.clone(), here));
+                    let _ = Reflect::set(&buckets, &name.into(), &here.into());
+                }
+                _ => {}
+            }
+        }
+        // Only a pass stopped by a cap can have left expired records behind.
+        report.remaining = if capped { conn.count_expired(&turns.into_iter().map(|t| t.1).collect::<Vec<_>>()).await? } else { 0 };
         report.removed = removed;
-        report.remaining = remaining;
         // The wall clock may have stepped back during the pass (an NTP correction): never negative.
         report.duration_ms = (now_ms() - started).max(0.0);
-        let detail = plain_object(&[("keys", keys.into()), ("collections", doc_ids.into()), ("timeSeries", buckets.into())]);
+        let detail = plain_object(&[("keys", keys), ("collections", doc_ids.into()), ("timeSeries", buckets.into())]);
         Ok((report, detail))
     }
 
@@ -498,20 +486,18 @@ impl Store {
     }
 }
 
-/// What a pass drains, with its cut-off (Unix ms): the key-value entries, one collection's
-/// documents, one time series' whole buckets.
-#[derive(Clone, Copy)]
-enum Drain<'a> {
-    Entries(f64),
-    Docs(&'a str, f64),
-    Buckets(&'a str, f64),
+/// Whose expired records a turn of a pass removes.
+enum Whose<'a> {
+    Entries,
+    Collection(&'a String),
+    Series(&'a String),
 }
 
-/// Removes one collection's expired records batch by batch under the pass's caps and its rate
-/// limit, pushing the removed keys or ids onto `removed_ids` (buckets push nothing). Returns how
-/// many were removed here and whether a cap (rather than running out of expired records) ended
-/// the turn. One function for all three kinds, not one per kind: a smaller wasm.
-async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, what: Drain<'_>, removed_ids: &Array) -> Result<(u32, bool)> {
+/// Removes `expired`'s records batch by batch under the pass's caps and its rate limit,
+/// pushing the removed keys or ids onto `removed_ids` (for buckets, their series' name:
+/// unused). Returns how many were removed here and whether a cap (rather than running out of
+/// expired records) ended the turn.
+async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, expired: &Expired, removed_ids: &Array) -> Result<(u32, bool)> {
     let (mut here, mut batches) = (0, 0);
     loop {
         let limit = limits.next_batch(*removed_in_pass, here, batches);
@@ -520,11 +506,7 @@ async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, what:
             return Ok((here, true));
         }
         let started = now_ms();
-        let n = match what {
-            Drain::Entries(now) => conn.reap_batch(now, limit, removed_ids).await?,
-            Drain::Docs(name, cutoff) => conn.reap_docs(name, cutoff, limit, removed_ids).await?,
-            Drain::Buckets(name, cutoff) => conn.reap_buckets(name, cutoff, limit).await?,
-        };
+        let n = conn.reap(expired, limit, removed_ids).await?;
         here += n;
         *removed_in_pass += n;
         if n < limit {

@@ -196,6 +196,31 @@ async fn the_per_collection_cap_spreads_a_pass_across_collections() {
 }
 
 #[wasm_bindgen_test]
+async fn remaining_counts_entries_documents_and_buckets_left_by_a_capped_pass() {
+    let name = db_name("remaining");
+    let s = open(&name, js("({ autoReap: false, batchSize: 5, maxRemovesPerRun: 5 })")).await;
+    fill(&s, 10, 2).await;
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
+    call(&c, "putMany", &[js("Array.from({ length: 6 }, (_, i) => ({ id: i, at: new Date(Date.now() + (i < 4 ? -1000 : 60000)) }))")]).await;
+    let ts = call(&s, "timeSeries", &["t".into(), js("({ timeField: 't', granularity: 'seconds', expireAfter: 60 })")]).await;
+    // Three old hours, three buckets; the fourth is live.
+    call(&ts, "insertMany", &[js("[5, 4, 3, 0].map((h) => ({ t: new Date(Date.now() - h * 3600000) }))")]).await;
+    let mut passes = vec![];
+    for _ in 0..4 {
+        let r = call(&s, "reap", &[]).await;
+        // A report names only the collections and series it removed something from.
+        let part = |kind: &str, of: &str| field(&field(&r, kind), of).as_f64().unwrap_or(0.0);
+        passes.push((num(&field(&r, "removed")), part("collections", "c"), part("timeSeries", "t"), num(&field(&r, "remaining"))));
+    }
+    // (removed, of which documents, of which buckets, remaining): the entries go first.
+    assert_eq!(passes, [(5.0, 0.0, 0.0, 12.0), (5.0, 0.0, 0.0, 7.0), (5.0, 4.0, 1.0, 2.0), (2.0, 0.0, 2.0, 0.0)]);
+    assert_eq!(raw_records(&name).await.length(), 2);
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 2);
+    assert_eq!(raw_store(&name, "buckets", "getAll").await.length(), 1);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
 async fn a_pass_that_hits_its_cap_is_followed_soon_not_an_interval_later() {
     let name = db_name("backlog");
     let s = open(&name, js("({ reapIntervalMs: 2000, maxRemovesPerRun: 10 })")).await;
