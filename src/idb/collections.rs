@@ -6,11 +6,12 @@
 //! `[c] ..= [c, now - expireAfter, []]`: changing `expireAfter` moves the cut-off and rewrites
 //! nothing, and the reaper removes a batch with one range delete, as for entries.
 
-use js_sys::Array;
+use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
-use web_sys::{IdbKeyRange, IdbObjectStore};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbIndex, IdbKeyRange, IdbObjectStore};
 
-use super::{describe_key, index_named, last_wins, pk_at, unique, Conn, Expired, BY_ID, DOCS};
+use super::{describe_key, index_named, last_wins, pk_at, storage_error, unique, Conn, Expired, BY_ID, DOCS};
 use crate::core::error::Result;
 use crate::core::text::quote;
 
@@ -20,8 +21,8 @@ extern "C" {
     fn doc_record(c: &str, r: f64, i: &JsValue, v: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = liveDocValues)]
     fn live_doc_values(recs: &Array, cutoff: f64) -> Array;
-    #[wasm_bindgen(js_name = liveDocValue)]
-    fn live_doc_value(rec: &JsValue, cutoff: f64) -> JsValue;
+    #[wasm_bindgen(js_name = readDocs)]
+    fn read_docs(by_id: &IdbIndex, c: &str, ids: &Array, cutoff: f64, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = allDocs)]
     fn all_docs(recs: &Array) -> Array;
 }
@@ -117,13 +118,9 @@ impl Conn {
     /// Live documents with `ids`, in order, `undefined` where missing or expired.
     pub async fn get_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<Array> {
         let op = "reading documents";
-        let store = self.read(op, DOCS)?;
-        let by_id = index_named(&store, BY_ID)?;
-        let reqs = ids.iter().map(|id| self.js(op, by_id.get(&key2(c, &id)))).collect::<Result<Vec<_>>>()?;
-        if let Some(last) = reqs.last() {
-            self.settle(op, last).await?;
-        }
-        reqs.iter().map(|r| Ok(live_doc_value(&self.js(op, r.result())?, cutoff))).collect()
+        let by_id = index_named(&self.read(op, DOCS)?, BY_ID)?;
+        let read = JsFuture::from(read_docs(&by_id, c, ids, cutoff, self.timeout_ms)).await;
+        Ok(read.map_err(|e| storage_error(&self.name, op, e))?.unchecked_into())
     }
 
     /// Removes documents; how many were live.

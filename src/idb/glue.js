@@ -122,8 +122,15 @@ export function liveDocValues(recs, cutoff) {
   for (const r of recs) if (r.r > cutoff) out.push(r.v);
   return out;
 }
-export function liveDocValue(rec, cutoff) {
+function liveDocValue(rec, cutoff) {
   return rec !== undefined && rec.r > cutoff ? rec.v : undefined;
+}
+// The live documents of collection `c` with these ids, in their order (`undefined` where
+// missing or expired): every id looked up at once through the by_id index.
+export async function readDocs(byId, c, ids, cutoff, ms) {
+  const reqs = ids.map((id) => byId.get([c, id]));
+  if (reqs.length) await settle(reqs[reqs.length - 1], ms);
+  return reqs.map((r) => liveDocValue(r.result, cutoff));
 }
 export function allDocs(recs) { return recs.map((r) => r.v); }
 

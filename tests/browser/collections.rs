@@ -250,13 +250,17 @@ async fn collection_and_series_writes_fire_change_events() {
 }
 
 #[wasm_bindgen_test]
-async fn deletes_count_only_live_documents_and_remove_expired_ones_too() {
+async fn reads_and_deletes_by_id_see_only_live_documents_and_deletes_remove_expired_ones_too() {
     let name = db_name("colldelete");
     let s = open_manual(&name).await;
     let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
     let old = "new Date(Date.now() - 120000)";
     call(&c, "putMany", &[js(&format!("[{{ id: 'live', at: new Date() }}, {{ id: 'gone', at: {old} }}, {{ id: 2, at: {old} }}, {{ id: 'never' }}]"))]).await;
     assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 4, "expired documents are stored until reaped");
+    // getMany answers in the order asked, repeats included; expired and missing ids are undefined.
+    let got: js_sys::Array = call(&c, "getMany", &[js("['never', 'gone', 'live', 2, 'nope', 'never']")]).await.unchecked_into();
+    let ids: Vec<String> = got.iter().map(|d| if d.is_undefined() { "-".into() } else { field(&d, "id").as_string().unwrap() }).collect();
+    assert_eq!(ids, ["never", "-", "live", "-", "-", "never"]);
     assert_eq!(call(&c, "delete", &["gone".into()]).await, JsValue::FALSE, "an expired document is not live");
     assert_eq!(call(&c, "delete", &["nope".into()]).await, JsValue::FALSE);
     // Duplicates count once; 2 is expired, 'never' has no date and never expires.
