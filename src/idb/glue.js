@@ -64,15 +64,12 @@ export function unhint(hints, keys) {
 // stale) through `byKey`. Rejects like `settle`.
 export async function readLive(hints, store, byKey, keys, now, ms) {
   const pks = keys.map((k) => hintedPk(hints, k));
-  const reqs = keys.map((k, i) => (pks[i] ? store.get(pks[i]) : byKey.get(k)));
-  if (reqs.length) await settle(reqs[reqs.length - 1], ms);
-  const recs = reqs.map((r) => r.result);
+  const recs = await results(keys.map((k, i) => (pks[i] ? store.get(pks[i]) : byKey.get(k))), ms);
   const stale = [];
   recs.forEach((r, i) => { if (r === undefined && pks[i]) stale.push(i); });
   if (stale.length) {
-    const again = stale.map((i) => byKey.get(keys[i]));
-    await settle(again[again.length - 1], ms);
-    stale.forEach((i, j) => { recs[i] = again[j].result; });
+    const again = await results(stale.map((i) => byKey.get(keys[i])), ms);
+    stale.forEach((i, j) => { recs[i] = again[j]; });
   }
   return recs.map((r, i) => {
     if (r === undefined) { hints.delete(keys[i]); return undefined; }
@@ -122,15 +119,11 @@ export function liveDocValues(recs, cutoff) {
   for (const r of recs) if (r.r > cutoff) out.push(r.v);
   return out;
 }
-function liveDocValue(rec, cutoff) {
-  return rec !== undefined && rec.r > cutoff ? rec.v : undefined;
-}
 // The live documents of collection `c` with these ids, in their order (`undefined` where
 // missing or expired): every id looked up at once through the by_id index.
 export async function readDocs(byId, c, ids, cutoff, ms) {
-  const reqs = ids.map((id) => byId.get([c, id]));
-  if (reqs.length) await settle(reqs[reqs.length - 1], ms);
-  return reqs.map((r) => liveDocValue(r.result, cutoff));
+  const recs = await results(ids.map((id) => byId.get([c, id])), ms);
+  return recs.map((r) => (r !== undefined && r.r > cutoff ? r.v : undefined));
 }
 export function allDocs(recs) { return recs.map((r) => r.v); }
 
@@ -256,10 +249,8 @@ export async function reapRange(store, lower, upper, limit, into, n, ms) {
 // the records found and resolves with how many were live: part `n` of their primary key (the
 // expiry of an entry, the reference time of a document) after `bound`.
 export async function deleteFound(store, index, lookups, n, bound, ms) {
-  const reqs = lookups.map((k) => index.getKey(k));
-  if (reqs.length) await settle(reqs[reqs.length - 1], ms);
   let live = 0;
-  for (const { result: pk } of reqs) {
+  for (const pk of await results(lookups.map((k) => index.getKey(k)), ms)) {
     if (pk === undefined) continue;
     if (pk[n] > bound) live++;
     store.delete(pk);
@@ -275,6 +266,14 @@ export async function countRanges(db, ranges, ms) {
   let n = 0;
   for (const c of counts) n += await settle(c, ms);
   return n;
+}
+
+// The results of `reqs`, requests of one transaction, once all have answered: a transaction
+// answers its requests in order, so the last one's answer means every one has. Rejects like
+// `settle`.
+async function results(reqs, ms) {
+  if (reqs.length) await settle(reqs[reqs.length - 1], ms);
+  return reqs.map((r) => r.result);
 }
 
 // Resolves when the transaction has committed; rejects with the cause of its abort.
