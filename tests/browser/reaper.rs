@@ -15,6 +15,14 @@ async fn fill(s: &JsValue, n: u32, live: u32) {
     sleep(150).await;
 }
 
+/// Collection `name` with a TTL index on `at` with expireAfter 0 (`at` is the expiry), holding
+/// the documents `docs` (JS source).
+async fn dated_collection(s: &JsValue, name: &str, docs: &str) -> JsValue {
+    let c = call(s, "collection", &[name.into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
+    call(&c, "putMany", &[js(docs)]).await;
+    c
+}
+
 #[wasm_bindgen_test]
 async fn a_pass_physically_removes_expired_records_and_reports_them() {
     let name = db_name("physical");
@@ -70,8 +78,7 @@ async fn batches_larger_than_one_read_remove_exactly_the_expired_records() {
     let name = db_name("chunks");
     let s = open(&name, js("({ autoReap: false, batchSize: 1200, maxRemovesPerRun: 100000 })")).await;
     fill(&s, 2_534, 7).await;
-    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
-    call(&c, "putMany", &[js("Array.from({ length: 1_300 }, (_, i) => ({ id: i, at: new Date(Date.now() + (i % 2 ? 60_000 : -1000)) }))")]).await;
+    let c = dated_collection(&s, "c", "Array.from({ length: 1_300 }, (_, i) => ({ id: i, at: new Date(Date.now() + (i % 2 ? 60_000 : -1000)) }))").await;
     let expired = listen(&s, "expired");
     let report = call(&s, "reap", &[]).await;
     assert_eq!(num(&field(&report, "removed")), 2_534.0 + 650.0);
@@ -170,10 +177,9 @@ async fn the_per_collection_cap_spreads_a_pass_across_collections() {
     let name = db_name("percoll");
     let s = open(&name, js("({ autoReap: false, batchSize: 4, maxRemovesPerRun: 25, maxRemovesPerCollection: 10 })")).await;
     fill(&s, 15, 0).await;
-    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
-    call(&c, "putMany", &[js("Array.from({ length: 15 }, (_, i) => ({ id: i, at: new Date(Date.now() - 1000) }))")]).await;
-    let d = call(&s, "collection", &["d".into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
-    call(&d, "putMany", &[js("Array.from({ length: 15 }, (_, i) => ({ id: i, at: new Date(Date.now() - 1000) }))")]).await;
+    let expired_docs = "Array.from({ length: 15 }, (_, i) => ({ id: i, at: new Date(Date.now() - 1000) }))";
+    dated_collection(&s, "c", expired_docs).await;
+    dated_collection(&s, "d", expired_docs).await;
     let expired = listen(&s, "expired");
     // 10 entries, 10 from c, then only 5 from d: the pass cap (25) is reached.
     let report = call(&s, "reap", &[]).await;
@@ -200,8 +206,7 @@ async fn remaining_counts_entries_documents_and_buckets_left_by_a_capped_pass() 
     let name = db_name("remaining");
     let s = open(&name, js("({ autoReap: false, batchSize: 5, maxRemovesPerRun: 5 })")).await;
     fill(&s, 10, 2).await;
-    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
-    call(&c, "putMany", &[js("Array.from({ length: 6 }, (_, i) => ({ id: i, at: new Date(Date.now() + (i < 4 ? -1000 : 60000)) }))")]).await;
+    dated_collection(&s, "c", "Array.from({ length: 6 }, (_, i) => ({ id: i, at: new Date(Date.now() + (i < 4 ? -1000 : 60000)) }))").await;
     let ts = call(&s, "timeSeries", &["t".into(), js("({ timeField: 't', granularity: 'seconds', expireAfter: 60 })")]).await;
     // Three old hours, three buckets; the fourth is live.
     call(&ts, "insertMany", &[js("[5, 4, 3, 0].map((h) => ({ t: new Date(Date.now() - h * 3600000) }))")]).await;
