@@ -117,3 +117,31 @@ case "$wasm_opt" in
   "$ROOT/node_modules/.bin/wasm-opt") ;;
   *) die "wasm-opt on PATH is '${wasm_opt:-none}', expected the npm one in node_modules/.bin" ;;
 esac
+
+# 7. examples/redis-handoff: Debian's redis-server (the example's tests start their own on a free
+#    port) and the example's npm dependency (the `redis` client), from its package-lock.json.
+#    (Added for examples/redis-handoff; nothing above depends on it.)
+if dpkg -s redis-server 2>/dev/null | grep '^Status: install ok installed' >/dev/null; then
+  echo "ok redis-server (already there: $(redis-server --version | awk '{ sub(/^v=/, "", $3); print $3 }'))"
+else
+  echo "installing redis-server (apt)..."
+  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
+    as_root apt-get update -q </dev/null
+    as_root apt-get install -y -q redis-server </dev/null
+  elif ! as_root apt-get install -y -q redis-server </dev/null; then
+    as_root apt-get update -q </dev/null
+    as_root apt-get install -y -q redis-server </dev/null
+  fi
+  # Debian starts a system-wide redis on port 6379 where it can; the tests need none (they run
+  # their own), so leave it as the package set it up.
+fi
+handoff_dir="examples/redis-handoff"
+handoff_stamp="$handoff_dir/node_modules/.package-lock.json"   # npm rewrites it on every install
+if [ -f "$handoff_stamp" ] && [ -f "$handoff_dir/node_modules/redis/package.json" ] \
+   && ! [ "$handoff_dir/package-lock.json" -nt "$handoff_stamp" ] \
+   && ! [ "$handoff_dir/package.json" -nt "$handoff_stamp" ]; then
+  echo "ok $handoff_dir npm dependencies (already there: redis $(node -p "require('./$handoff_dir/node_modules/redis/package.json').version"))"
+else
+  echo "installing $handoff_dir npm dependencies (npm ci)..."
+  (cd "$handoff_dir" && npm ci --no-audit --no-fund </dev/null)
+fi
