@@ -19,6 +19,8 @@ mod bad_input;
 mod collections;
 #[path = "browser/expiry.rs"]
 mod expiry;
+#[path = "browser/handoff.rs"]
+mod handoff;
 #[path = "browser/hostile.rs"]
 mod hostile;
 #[path = "browser/members.rs"]

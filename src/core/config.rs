@@ -18,6 +18,18 @@ pub struct StoreConfig {
     /// How long an IndexedDB request may go unanswered before its transaction is aborted with
     /// a `TimeoutError` (a stuck transaction must not hang the store forever).
     pub timeout_ms: u32,
+    /// `archiveFor`: expired entries move to the archive and are deleted this long after their
+    /// expiry (YDB's tiers for the key-value store); `None`: expired entries are deleted.
+    pub archive_for_ms: Option<f64>,
+    /// `maxEntries`: the most live entries the key-value store keeps (Redis `maxmemory` with
+    /// `volatile-ttl`).
+    pub max_entries: Option<u32>,
+    /// `evictOnQuota`: on a write the browser refuses for space, evict expired data, then the
+    /// soonest-to-expire entries, and retry.
+    pub evict_on_quota: bool,
+    /// Whether `onExpire` was given (the function itself stays on the JS side of the store):
+    /// expired records then wait for it, so neither a cap nor the quota evicts them unoffered.
+    pub hand_off: bool,
 }
 
 /// Default `timeoutMs`: long enough for a 100 000-entry `setMany` on a slow machine, short
@@ -35,6 +47,10 @@ impl Default for StoreConfig {
             limits: ReapLimits::default(),
             auto_reap: true,
             timeout_ms: DEFAULT_TIMEOUT_MS,
+            archive_for_ms: None,
+            max_entries: None,
+            evict_on_quota: false,
+            hand_off: false,
         }
     }
 }

@@ -43,6 +43,24 @@ pub enum Error {
     /// There is no IndexedDB here: server-side rendering in Node, or a browser with storage off.
     #[error("IndexedDB is not available here (server-side rendering in Node, or a browser with storage disabled); open the store in a browser page or worker, e.g. only when typeof indexedDB !== \"undefined\"")]
     Unavailable,
+    /// A write would leave more live entries than `maxEntries`, and only entries that are never
+    /// evicted (no expiry, or written by the call itself) could make room. Nothing was written.
+    #[error("maxEntries {cap} reached: {message}; nothing was written. Give entries an expiry (only entries with one are evicted for the cap), delete some, or raise maxEntries")]
+    CapReached {
+        /// The cap.
+        cap: u32,
+        /// What was in the way.
+        message: String,
+    },
+    /// `onExpire` threw, rejected or gave no answer in time: the records it was offered stay in
+    /// the store and are offered again on a later pass.
+    #[error("onExpire {message}; the {records} record(s) it was offered stay in the store (hidden from reads) and are offered again on a later pass")]
+    HandOff {
+        /// How many records were offered.
+        records: u32,
+        /// What went wrong: `rejected: <the error>`, `did not answer within N ms`.
+        message: String,
+    },
     /// Any other IndexedDB failure, with the DOMException's name and message.
     #[error("IndexedDB {name} while {op}{}", cause(message))]
     Storage {
@@ -73,12 +91,13 @@ impl Error {
 
     /// The JS error class this error maps to: `"TypeError"`, `"RangeError"` or the storage names
     /// `"QuotaExceededError"`, `"StoreClosedError"`, `"TimeoutError"`, `"StoreUnavailableError"`,
-    /// `"StorageError"`.
+    /// `"HandOffError"`, `"StorageError"`.
     pub fn js_name(&self) -> &'static str {
         match self {
             Error::InvalidType(_) => "TypeError",
             Error::OutOfRange(_) => "RangeError",
-            Error::QuotaExceeded { .. } => "QuotaExceededError",
+            Error::QuotaExceeded { .. } | Error::CapReached { .. } => "QuotaExceededError",
+            Error::HandOff { .. } => "HandOffError",
             Error::Closed { .. } => "StoreClosedError",
             Error::Timeout { .. } => "TimeoutError",
             Error::Unavailable => "StoreUnavailableError",

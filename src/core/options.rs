@@ -126,6 +126,10 @@ struct StoreOptionsIn {
     auto_reap: Option<Value>,
     timeout_ms: Option<Value>,
     max_removes_per_second: Option<Value>,
+    on_expire: Option<Value>,
+    archive_for: Option<Value>,
+    max_entries: Option<Value>,
+    evict_on_quota: Option<Value>,
 }
 
 /// `TtlStore.open(name, options)`'s options.
@@ -169,6 +173,13 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
     if let Some(auto) = bool_option("autoReap", o.auto_reap.as_ref())? {
         config.auto_reap = auto;
     }
+    // The JS edge checks that onExpire is a function and keeps it (`js/convert.rs`).
+    config.hand_off = o.on_expire.is_some();
+    if let Some(a) = &o.archive_for {
+        config.archive_for_ms = Some(positive_duration_ms("archiveFor", a)?);
+    }
+    config.max_entries = cap("maxEntries", &o.max_entries)?;
+    config.evict_on_quota = bool_option("evictOnQuota", o.evict_on_quota.as_ref())?.unwrap_or(false);
     Ok(config)
 }
 
@@ -241,6 +252,15 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
     })?;
     let unit = text_option("ttlIndex.unit", o.unit.as_ref(), "\"s\", \"ms\", \"us\" or \"ns\"")?;
     TtlIndex::new(field, ttl_input("ttlIndex.expireAfter", after)?, unit)
+}
+
+/// A duration that must be exact and above zero (`archiveFor`, a tier's `after`), in ms.
+fn positive_duration_ms(what: &str, v: &Value) -> Result<f64> {
+    let secs = parse_exact_secs(what, ttl_input(what, v)?)?;
+    if secs <= 0.0 {
+        return Err(Error::OutOfRange(format!("{what} {} is not accepted; expected a duration above 0, e.g. \"30 days\"", v.describe())));
+    }
+    Ok(secs * 1000.0)
 }
 
 /// `expireAfter` of `setExpireAfter(v)`: exact seconds.

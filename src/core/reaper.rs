@@ -102,18 +102,38 @@ pub const BACKLOG_PAUSE_MS: f64 = 50.0;
 /// When the next background pass starts after `last` (`None`: no pass yet): a full interval, or
 /// [`BACKLOG_PAUSE_MS`] after a pass that left expired records behind. `reap_interval_ms` stays
 /// the bound on how late a removal can be.
-pub fn next_pass_in_ms(reap_interval_ms: f64, last: Option<&ReapReport>) -> f64 {
+///
+/// After `failed_hand_offs` passes in a row whose `onExpire` failed, passes back off instead:
+/// the interval times 2^(n-1), at most [`MAX_HAND_OFF_BACKOFF_MS`] (or the interval, if longer),
+/// so a server that is down is not hammered and is tried again once it may be back.
+pub fn next_pass_in_ms(reap_interval_ms: f64, last: Option<&ReapReport>, failed_hand_offs: u32) -> f64 {
+    if failed_hand_offs > 0 {
+        let factor = f64::from(1u32 << (failed_hand_offs - 1).min(30));
+        return (reap_interval_ms * factor).min(MAX_HAND_OFF_BACKOFF_MS.max(reap_interval_ms));
+    }
     match last {
         Some(report) if report.remaining > 0 => reap_interval_ms.min(BACKLOG_PAUSE_MS),
         _ => reap_interval_ms,
     }
 }
 
+/// The longest pause between passes while `onExpire` keeps failing: one hour.
+pub const MAX_HAND_OFF_BACKOFF_MS: f64 = 3_600_000.0;
+
 /// What one pass did (`ReapReport` in JS).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReapReport {
-    /// Records removed by this pass: entries, documents and buckets.
+    /// Records that left the live data in this pass (deleted or moved to an archive): entries,
+    /// documents and buckets.
     pub removed: u32,
+    /// Of `removed`, how many were moved to an archive (`archiveFor`, an archive tier).
+    pub archived: u32,
+    /// Of `removed`, how many `onExpire` accepted.
+    pub handed_off: u32,
+    /// Whether `onExpire` failed in this pass (the pass stopped there; the records wait).
+    pub hand_off_failed: bool,
+    /// Archived records deleted at their delete tier.
+    pub archive_removed: u32,
     /// Documents removed, per collection (collections with none removed are left out).
     pub collections: Vec<(String, u32)>,
     /// Whole buckets removed, per time series.
@@ -135,6 +155,17 @@ pub struct ReaperStats {
     pub last_run: Option<ReapReport>,
     /// When the latest pass ended, Unix ms.
     pub last_run_end_ms: Option<f64>,
+    /// Records moved to an archive by all passes.
+    pub archived_total: u64,
+    /// Records `onExpire` accepted, over all passes.
+    pub handed_off_total: u64,
+    /// Passes whose `onExpire` failed.
+    pub hand_off_failures: u64,
+    /// Passes in a row, up to the latest, whose `onExpire` failed (the background passes back
+    /// off while it is above 0).
+    pub failed_in_a_row: u32,
+    /// Live entries evicted for `maxEntries` or the browser's quota.
+    pub evicted_total: u64,
 }
 
 impl ReaperStats {
@@ -142,6 +173,14 @@ impl ReaperStats {
     pub fn record(&mut self, report: &ReapReport, ended_ms: f64) {
         self.reaper_runs += 1;
         self.removed_total += u64::from(report.removed);
+        self.archived_total += u64::from(report.archived);
+        self.handed_off_total += u64::from(report.handed_off);
+        if report.hand_off_failed {
+            self.hand_off_failures += 1;
+            self.failed_in_a_row += 1;
+        } else {
+            self.failed_in_a_row = 0;
+        }
         self.last_run = Some(report.clone());
         self.last_run_end_ms = Some(ended_ms);
     }
@@ -245,9 +284,44 @@ mod tests {
     fn passes_come_soon_while_a_backlog_waits() {
         let capped = ReapReport { removed: 10_000, remaining: 90_000, ..Default::default() };
         let drained = ReapReport { removed: 10, remaining: 0, ..Default::default() };
-        assert_eq!(next_pass_in_ms(60_000.0, None), 60_000.0);
-        assert_eq!(next_pass_in_ms(60_000.0, Some(&drained)), 60_000.0);
-        assert_eq!(next_pass_in_ms(60_000.0, Some(&capped)), BACKLOG_PAUSE_MS);
-        assert_eq!(next_pass_in_ms(10.0, Some(&capped)), 10.0, "never later than the interval");
+        assert_eq!(next_pass_in_ms(60_000.0, None, 0), 60_000.0);
+        assert_eq!(next_pass_in_ms(60_000.0, Some(&drained), 0), 60_000.0);
+        assert_eq!(next_pass_in_ms(60_000.0, Some(&capped), 0), BACKLOG_PAUSE_MS);
+        assert_eq!(next_pass_in_ms(10.0, Some(&capped), 0), 10.0, "never later than the interval");
+    }
+
+    #[test]
+    fn failing_hand_offs_back_off_doubling_up_to_an_hour() {
+        let failed = ReapReport { hand_off_failed: true, remaining: 30, ..Default::default() };
+        // (interval, failures in a row, expected pause)
+        let table = [
+            (1_000.0, 1, 1_000.0),
+            (1_000.0, 2, 2_000.0),
+            (1_000.0, 3, 4_000.0),
+            (1_000.0, 12, 2_048_000.0),
+            (1_000.0, 13, MAX_HAND_OFF_BACKOFF_MS),
+            (1_000.0, 500, MAX_HAND_OFF_BACKOFF_MS),
+            // An interval longer than the cap is never shortened.
+            (7_200_000.0, 3, 7_200_000.0),
+            (50.0, 4, 400.0),
+        ];
+        for (interval, n, want) in table {
+            assert_eq!(next_pass_in_ms(interval, Some(&failed), n), want, "interval {interval}, {n} failures");
+        }
+        // A waiting backlog does not hurry a failing hook.
+        assert_eq!(next_pass_in_ms(60_000.0, Some(&failed), 1), 60_000.0);
+    }
+
+    #[test]
+    fn stats_count_hand_offs_and_failures_in_a_row() {
+        let mut s = ReaperStats::default();
+        let ok = ReapReport { removed: 5, handed_off: 5, archived: 2, ..Default::default() };
+        let failed = ReapReport { removed: 1, handed_off: 1, hand_off_failed: true, remaining: 4, ..Default::default() };
+        s.record(&failed, 1.0);
+        s.record(&failed, 2.0);
+        assert_eq!((s.hand_off_failures, s.failed_in_a_row, s.handed_off_total), (2, 2, 2));
+        s.record(&ok, 3.0);
+        assert_eq!((s.hand_off_failures, s.failed_in_a_row, s.handed_off_total, s.archived_total), (2, 0, 7, 2));
+        assert_eq!(s.removed_total, 7);
     }
 }

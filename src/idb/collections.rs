@@ -24,7 +24,7 @@ extern "C" {
     #[wasm_bindgen(js_name = readDocs)]
     fn read_docs(by_id: &IdbIndex, c: &str, ids: &Array, cutoff: f64, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = allDocs)]
-    fn all_docs(recs: &Array) -> Array;
+    pub(super) fn all_docs(recs: &Array) -> Array;
 }
 
 /// One document to store: its id, its reference time (Unix ms, +Infinity for never) and itself.
@@ -196,6 +196,6 @@ impl Conn {
 impl Expired {
     /// The documents of collection `c` whose reference is at or before `cutoff`.
     pub fn docs(c: &str, cutoff: f64) -> Self {
-        Expired { store: DOCS, op: "reaping documents", lower: first_of(c), upper: key3(c, cutoff, &Array::new()), part: 2 }
+        Expired { store: DOCS, op: "reaping documents", lower: first_of(c), upper: key3(c, cutoff, &Array::new()), part: 2, offer: None }
     }
 }

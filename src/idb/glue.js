@@ -329,3 +329,160 @@ export function blobPath(v) {
   }
   return undefined;
 }
+
+// ---- Hand-off (onExpire), archive, caps ----
+// One batch of a pass's turn when its records are offered to onExpire or moved to the archive
+// (Conn::reap with an Offer): reads up to `limit` records in [lower, upper] of store `name`
+// (READ_CHUNK per request, in a readonly transaction), hands them to `how.hook` if there is one
+// and waits for it, then, in a readwrite transaction of its own, deletes exactly those primary
+// keys (never a range: a record written meanwhile is not touched) and, with `how.archive`, puts
+// each into the archive under `how.c`. So a record leaves only after the hook accepted it; a
+// crash in between offers it again (at least once). Resolves with how many left, pushing each
+// one's key or id onto `into`. A hook that throws, rejects or does not answer within `ms`
+// rejects with a DOMException "HandOffError" (its `records`: how many were offered), and
+// nothing is removed.
+export async function offerRange(db, name, lower, upper, limit, how, into, ms) {
+  const store = db.transaction(name).objectStore(name);
+  const pks = [], recs = [];
+  let from = IDBKeyRange.bound(lower, upper);
+  for (;;) {
+    const want = Math.min(READ_CHUNK, limit - pks.length);
+    const [keys, vals] = await results([store.getAllKeys(from, want), store.getAll(from, want)], ms);
+    for (let i = 0; i < keys.length; i++) { pks.push(keys[i]); recs.push(vals[i]); }
+    if (keys.length < want || pks.length === limit) break;
+    from = IDBKeyRange.bound(keys[keys.length - 1], upper, true);
+  }
+  if (!pks.length) return 0;
+  const items = pks.map((pk, i) => item(how.kind, pk, recs[i]));
+  if (how.hook) {
+    const action = how.archive ? "archive" : "delete";
+    await answer(how.hook, items.map(([key, time, value]) => {
+      const r = { kind: how.kind, key, value, expiresAt: (time + how.after) / 1000, action };
+      if (how.name !== undefined) r.name = how.name;
+      return r;
+    }), ms);
+  }
+  const tx = db.transaction(how.archive ? [name, "archive"] : [name], "readwrite");
+  const done = finish(tx, ms);
+  const from_ = tx.objectStore(name);
+  for (const pk of pks) from_.delete(pk);
+  if (how.archive) {
+    const archive = tx.objectStore("archive"), byItem = archive.index("by_item");
+    for (const [i, e, v] of items) archivePut(archive, byItem, { c: how.c, d: e + how.after, i, e, v });
+  }
+  await done;
+  for (const [key] of items) into.push(key);
+  return pks.length;
+}
+
+// [key, time, value] of a record as offered: an entry's key, expiry and value; a document's id,
+// reference time and document; a bucket's identity (meta key, span start, sequence), latest
+// event time and events.
+function item(kind, pk, r) {
+  if (kind === "entry") return [pk[1], pk[0], r.v];
+  if (kind === "document") return [pk[2], pk[1], r.v];
+  return [JSON.stringify([pk[2], pk[3], pk[4]]), pk[1], r.ev];
+}
+
+// Calls onExpire and waits for its promise (or value), at most `ms`.
+function answer(hook, records, ms) {
+  const failed = (text) => {
+    const ex = new DOMException(text, "HandOffError");
+    ex.records = records.length;
+    return ex;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(failed(`did not answer within ${ms} ms (timeoutMs)`)), ms);
+    const fail = (e) => { clearTimeout(timer); reject(failed(`failed: ${errorText(e)}`)); };
+    try {
+      Promise.resolve(hook(records)).then(() => { clearTimeout(timer); resolve(); }, fail);
+    } catch (e) {
+      fail(e);
+    }
+  });
+}
+
+function errorText(e) {
+  try {
+    return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  } catch {
+    return "an exception that cannot be shown";
+  }
+}
+
+// Puts an archived record; one of the same key already archived is replaced (the by_item index
+// is unique: the put fails on it, and its error event removes the old one and puts again).
+function archivePut(archive, byItem, rec) {
+  const req = archive.put(rec);
+  req.onerror = (event) => {
+    if (!req.error || req.error.name !== "ConstraintError") return;
+    event.preventDefault();
+    event.stopPropagation();
+    const old = byItem.getKey([rec.c, rec.i]);
+    old.onsuccess = () => {
+      if (old.result !== undefined) archive.delete(old.result);
+      archive.put(rec);
+    };
+  };
+}
+
+// Archive `c`'s records not yet at their delete tier at `now` (-Infinity: all of them).
+export function archiveRange(c, now) { return IDBKeyRange.bound([c, now, []], [c, []], true, true); }
+export function archivedValue(rec, now) { return rec !== undefined && rec.d > now ? rec.v : undefined; }
+
+// maxEntries, in the write's transaction, after its puts: while the store holds more than `cap`
+// entries (live ones only, when `liveOnly`: expired ones then wait for onExpire), deletes
+// entries from the front of the store, which is expiry order (expired first, then the nearest to
+// expiry), skipping `own` (the call's keys) and stopping before entries without expiry (last).
+// Resolves with the evicted keys; rejects with a DOMException "CapReached" when only such
+// entries are left (the caller aborts the transaction: nothing is written).
+export async function enforceCap(store, hints, cap, own, now, liveOnly, ms) {
+  const live = [now, []];
+  let over = (await settle(store.count(liveOnly ? IDBKeyRange.lowerBound(live, true) : undefined), ms)) - cap;
+  const evicted = [];
+  if (over <= 0) return evicted;
+  const mine = new Set(own);
+  let from = liveOnly ? IDBKeyRange.bound(live, [Infinity], true, true) : IDBKeyRange.upperBound([Infinity], true);
+  for (;;) {
+    const got = await settle(store.getAllKeys(from, READ_CHUNK), ms);
+    for (const pk of got) {
+      if (over <= 0) break;
+      if (mine.has(pk[1])) continue;
+      store.delete(pk);
+      hints.delete(pk[1]);
+      evicted.push(pk[1]);
+      over--;
+    }
+    if (over <= 0 || got.length < READ_CHUNK) break;
+    from = IDBKeyRange.bound(got[got.length - 1], [Infinity], true, true);
+  }
+  if (over > 0) {
+    throw new DOMException(`${over} more would have to go, and only entries without an expiry${liveOnly ? ", expired entries waiting for onExpire" : ""} or written by this call are left`, "CapReached");
+  }
+  return evicted;
+}
+
+// What Chromium says on the upgradeneeded event that created a database again after deleting a
+// corrupt one (IDBVersionChangeEvent.dataLoss "total", dataLossMessage). Read as the current
+// event (window.event) from inside the upgrade callback; undefined elsewhere (and in workers).
+export function dataLossNow() {
+  const e = globalThis.event;
+  return e && e.dataLoss && e.dataLoss !== "none" ? String(e.dataLossMessage || e.dataLoss) : undefined;
+}
+
+// ---- The origin's storage (StorageManager) ----
+// navigator.storage.estimate()'s { usage, quota }, or {} where there is none (an insecure
+// context, an old browser). Rejects as the browser does.
+export async function storageEstimate() {
+  const s = globalThis.navigator && globalThis.navigator.storage;
+  if (!s || typeof s.estimate !== "function") return {};
+  const { usage, quota } = await s.estimate();
+  return { usage, quota };
+}
+// navigator.storage.persist(): whether the origin's storage is (now) persistent; false where
+// the browser has no StorageManager.
+export async function persistStorage() {
+  const s = globalThis.navigator && globalThis.navigator.storage;
+  if (!s || typeof s.persist !== "function") return false;
+  return Boolean(await s.persist());
+}

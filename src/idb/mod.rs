@@ -62,8 +62,15 @@ const BY_ID: &str = "by_id";
 /// span start, sequence]`.
 const BUCKETS: &str = "buckets";
 const BY_BUCKET: &str = "by_bucket";
-/// 1: entries and meta. 2: docs and buckets (collections, time series).
-const SCHEMA_VERSION: u32 = 2;
+/// Archived records (`archiveFor`, archive tiers): `{ c, d, i, e, v }` keyed `[c, delete-at ms,
+/// key or id]`, where `c` is `0` for the key-value entries and the collection's name for its
+/// documents, so each one's archive is one key range and what reached its delete tier is a range
+/// at the front of it, reaped like expired entries. `e` is the expiry (or reference) it had.
+const ARCHIVE: &str = "archive";
+/// Unique index on `[c, i]`: one archived record per key.
+const BY_ITEM: &str = "by_item";
+/// 1: entries and meta. 2: docs and buckets (collections, time series). 3: archive.
+const SCHEMA_VERSION: u32 = 3;
 
 #[wasm_bindgen(module = "/src/idb/glue.js")]
 extern "C" {
@@ -105,6 +112,20 @@ extern "C" {
     #[wasm_bindgen(js_name = newGuess)]
     fn new_guess(created: bool) -> JsValue;
     fn learn(guess: &JsValue, found: bool);
+    #[wasm_bindgen(js_name = offerRange)]
+    fn offer_range(db: &web_sys::IdbDatabase, store: &str, lower: &JsValue, upper: &JsValue, limit: u32, how: &JsValue, into: &Array, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = enforceCap)]
+    fn enforce_cap(store: &IdbObjectStore, hints: &Map, cap: u32, own: &Array, now: f64, live_only: bool, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = archiveRange)]
+    fn archive_range(c: &JsValue, now: f64) -> IdbKeyRange;
+    #[wasm_bindgen(js_name = archivedValue)]
+    fn archived_value(rec: &JsValue, now: f64) -> JsValue;
+    #[wasm_bindgen(js_name = dataLossNow)]
+    fn data_loss_now() -> Option<String>;
+    #[wasm_bindgen(js_name = storageEstimate)]
+    fn storage_estimate() -> Promise;
+    #[wasm_bindgen(js_name = persistStorage)]
+    fn persist_storage() -> Promise;
 }
 
 /// Where a reaper pass finds one collection's expired records (the key-value entries, a
@@ -118,13 +139,79 @@ pub struct Expired {
     lower: JsValue,
     upper: JsValue,
     part: u32,
+    /// How to offer them to `onExpire` and/or move them to the archive (see `offerRange` in
+    /// glue.js); `None`: a plain range delete.
+    offer: Option<JsValue>,
 }
 
 impl Expired {
     /// The entries expired at `now` (`[]` sorts before every `[expiry, key]`).
     pub fn entries(now: f64) -> Self {
-        Expired { store: ENTRIES, op: "reaping", lower: Array::new().into(), upper: instant_bound(now), part: 1 }
+        Expired { store: ENTRIES, op: "reaping", lower: Array::new().into(), upper: instant_bound(now), part: 1, offer: None }
     }
+
+    /// The entries archived with `archiveFor` (`c` = 0) or a collection's archived documents
+    /// (`c` = its name) whose delete tier is at or before `now`.
+    pub fn archived(c: &JsValue, now: f64) -> Self {
+        let upper = Array::of3(c, &now.into(), &Array::new()).into();
+        Expired { store: ARCHIVE, op: "reaping the archive", lower: Array::of1(c).into(), upper, part: 2, offer: None }
+    }
+
+    /// The same records, removed only after `onExpire` accepted them and/or moved to the
+    /// archive: `how` is an [`Offer`]'s JS form.
+    pub fn offered(self, how: JsValue) -> Self {
+        Expired { offer: Some(how), ..self }
+    }
+
+    /// Whether this turn moves records to an archive.
+    pub fn archives(&self) -> bool {
+        self.offer.as_ref().is_some_and(|o| js_sys::Reflect::get(o, &"archive".into()).is_ok_and(|a| a.is_truthy()))
+    }
+}
+
+/// How one turn of a pass hands its expired records on (`offerRange` in glue.js): what kind of
+/// record they are, where their expiry-like time and key sit in the primary key, the archive
+/// they move to, and the hook.
+#[derive(Debug)]
+pub struct Offer<'a> {
+    /// `"entry"`, `"document"` or `"events"`.
+    pub kind: &'static str,
+    /// The collection or time series (`None` for entries).
+    pub name: Option<&'a str>,
+    /// Added to a record's time (expiry, reference, latest event) to get the `expiresAt` it is
+    /// offered with: for a delete, when it expired; for an archive move, its delete tier.
+    pub after_ms: f64,
+    /// Moves the records to the archive (`c` = this) instead of deleting them.
+    pub archive: Option<JsValue>,
+    /// `onExpire`, if given.
+    pub hook: Option<&'a js_sys::Function>,
+}
+
+impl Offer<'_> {
+    /// The plain object `offerRange` reads.
+    pub fn to_js(&self) -> JsValue {
+        let o = js_sys::Object::new();
+        let set = |k: &str, v: JsValue| {
+            let _ = js_sys::Reflect::set(&o, &k.into(), &v);
+        };
+        set("kind", self.kind.into());
+        set("name", self.name.map_or(JsValue::UNDEFINED, JsValue::from));
+        set("after", self.after_ms.into());
+        set("archive", self.archive.is_some().into());
+        set("c", self.archive.clone().unwrap_or(JsValue::UNDEFINED));
+        set("hook", self.hook.map_or(JsValue::UNDEFINED, |h| h.clone().into()));
+        o.into()
+    }
+}
+
+/// `maxEntries` as a write applies it: the cap, and whether expired entries wait for
+/// `onExpire` (then only live entries count, and only they are evicted).
+#[derive(Debug, Clone, Copy)]
+pub struct Cap {
+    /// The most live entries kept.
+    pub max: u32,
+    /// `onExpire` is set: expired entries are not the cap's to remove.
+    pub live_only: bool,
 }
 
 /// One write of `set`/`setMany`: validated key and options, the value as given.
@@ -202,6 +289,9 @@ pub struct Conn {
     timeout_ms: u32,
     /// Whether this open created the database.
     created: bool,
+    /// Chromium's `dataLossMessage` when it deleted a corrupt database that this open then
+    /// created again (`IDBVersionChangeEvent.dataLoss` "total").
+    data_loss: Option<String>,
     /// Whether this session can store Blob and File values; `None` until the first write asks.
     blobs: Cell<Option<bool>>,
     /// Expiry hints: key -> the expiry this connection last saw it stored with (`hint` in
@@ -222,11 +312,17 @@ impl Conn {
         // Whether this open created the database (it did not exist, or the browser deleted it).
         let created = std::rc::Rc::new(Cell::new(false));
         let seen = created.clone();
+        let loss = std::rc::Rc::new(std::cell::RefCell::new(None));
+        let lost = loss.clone();
         let opening = Database::open(name)
             .with_version(SCHEMA_VERSION)
             .with_on_upgrade_needed(move |event, db| {
                 let old = event.old_version();
                 seen.set(old < 1.0);
+                if old < 1.0 {
+                    // Chromium says on this event when it deleted a corrupt backing store.
+                    lost.replace(data_loss_now());
+                }
                 if old < 1.0 {
                     let store = db.create_object_store(ENTRIES).with_key_path(KeyPath::from(["e", "k"])).build()?;
                     store.create_index(BY_KEY, KeyPath::One("k")).with_unique(true).build()?;
@@ -241,6 +337,11 @@ impl Conn {
                     let buckets =
                         db.create_object_store(BUCKETS).with_key_path(KeyPath::from(["s", "l", "k", "t", "q"])).build()?;
                     buckets.create_index(BY_BUCKET, KeyPath::from(["s", "k", "t", "q"])).with_unique(true).build()?;
+                }
+                if old < 3.0 {
+                    // A new store only: an upgrade from version 2 rewrites nothing.
+                    let archive = db.create_object_store(ARCHIVE).with_key_path(KeyPath::from(["c", "d", "i"])).build()?;
+                    archive.create_index(BY_ITEM, KeyPath::from(["c", "i"])).with_unique(true).build()?;
                 }
                 Ok(())
             })
@@ -276,6 +377,7 @@ impl Conn {
             name: name.to_owned(),
             timeout_ms,
             created: created.get(),
+            data_loss: loss.take(),
             blobs: Cell::new(None),
             hints: Map::new(),
             guess: new_guess(created.get()),
@@ -288,6 +390,12 @@ impl Conn {
     /// crash, under storage pressure, or the user clearing site data).
     pub fn created(&self) -> bool {
         self.created
+    }
+
+    /// `Some(message)` when the browser had deleted a corrupt database and this open created it
+    /// again (Chromium's `dataLoss: "total"`; in a worker, where the event is out of reach, never).
+    pub fn data_loss(&self) -> Option<&str> {
+        self.data_loss.as_deref()
     }
 
     /// Deletes the database `name`; other connections get `versionchange` and close.
@@ -335,12 +443,31 @@ impl Conn {
 
     /// `set`/`setMany`: all writes in one transaction, all or nothing. A write whose expiry
     /// resolves to the past removes the key and stores nothing.
-    pub async fn write(&self, writes: &[Write], default_ttl: Option<&Ttl>, now: f64) -> Result<()> {
+    ///
+    /// Under a `cap` (`maxEntries`), the same transaction then evicts what is over it and
+    /// resolves to the evicted keys (see `enforceCap` in glue.js).
+    pub async fn write(&self, writes: &[Write], default_ttl: Option<&Ttl>, cap: Option<Cap>, now: f64) -> Result<Array> {
         let op = "writing";
         self.check_entries(writes).await?;
         let (tx, store) = self.write_tx(op, ENTRIES)?;
         self.write_in(op, &store, writes, default_ttl, now).await?;
-        self.commit(op, tx).await
+        let evicted = self.within_cap(op, &store, writes, cap, now).await?;
+        self.commit(op, tx).await?;
+        Ok(evicted)
+    }
+
+    /// Evicts, in the write's transaction, the entries over `cap`: from the front of the store
+    /// (expired first, then the nearest to expiry), never one without expiry nor one of
+    /// `writes`. Fails with [`Error::CapReached`] (the caller's transaction is then aborted)
+    /// when only such entries are left.
+    async fn within_cap(&self, op: &str, store: &IdbObjectStore, writes: &[Write], cap: Option<Cap>, now: f64) -> Result<Array> {
+        let Some(cap) = cap else { return Ok(Array::new()) };
+        let own: Array = writes.iter().map(|w| w.key.clone()).collect();
+        let evicted = JsFuture::from(enforce_cap(store, &self.hints, cap.max, &own, now, cap.live_only, self.timeout_ms)).await;
+        evicted.map(JsCast::unchecked_into).map_err(|e| match e.dyn_ref::<web_sys::DomException>() {
+            Some(ex) if ex.name() == "CapReached" => Error::CapReached { cap: cap.max, message: ex.message() },
+            _ => storage_error(&self.name, op, e),
+        })
     }
 
     async fn check_entries(&self, writes: &[Write]) -> Result<()> {
@@ -424,7 +551,7 @@ impl Conn {
 
     /// `store.import()`: definitions, entries, documents and events in one transaction over
     /// every object store, all or nothing. Every value was checked before the first request.
-    pub async fn import(&self, w: &ImportWrites, now: f64) -> Result<()> {
+    pub async fn import(&self, w: &ImportWrites, cap: Option<Cap>, now: f64) -> Result<Array> {
         let op = "importing a snapshot";
         self.check_entries(&w.entries).await?;
         for (def, docs) in &w.collections {
@@ -441,7 +568,9 @@ impl Conn {
         for def in w.collections.iter().map(|(d, _)| d).chain(w.series.iter().map(|(d, _, _)| d)) {
             self.put_definition_in(op, &meta, def)?;
         }
-        self.write_in(op, &store(ENTRIES)?, &w.entries, None, now).await?;
+        let entries = store(ENTRIES)?;
+        self.write_in(op, &entries, &w.entries, None, now).await?;
+        let evicted = self.within_cap(op, &entries, &w.entries, cap, now).await?;
         let docs = store(DOCS)?;
         for (def, writes) in &w.collections {
             self.put_docs_in(op, &docs, def.name(), writes).await?;
@@ -450,7 +579,8 @@ impl Conn {
         for (def, events, granularity) in &w.series {
             self.insert_events_in(op, &buckets, def.name(), events, *granularity).await?;
         }
-        self.commit(op, tx).await
+        self.commit(op, tx).await?;
+        Ok(evicted)
     }
 
     /// Removes `keys`; returns how many were live.
@@ -549,7 +679,13 @@ impl Conn {
     /// one transaction, pushes their names (key, id) onto `into` and returns how many (0 when
     /// nothing expired is left).
     pub async fn reap(&self, expired: &Expired, limit: u32, into: &Array) -> Result<u32> {
-        let Expired { store: name, op, lower, upper, part } = expired;
+        let Expired { store: name, op, lower, upper, part, offer } = expired;
+        if let Some(how) = offer {
+            // Read, offered to onExpire, then removed or archived by primary key in a
+            // transaction of their own (`offerRange` in glue.js).
+            let n = JsFuture::from(offer_range(self.sys(), name, lower, upper, limit, how, into, self.timeout_ms)).await;
+            return Ok(n.map_err(|e| storage_error(&self.name, op, e))?.as_f64().unwrap_or(0.0) as u32);
+        }
         let (tx, store) = self.write_tx(op, name)?;
         let removed = JsFuture::from(reap_range(&store, lower, upper, limit, into, *part, self.timeout_ms))
             .await
@@ -571,6 +707,57 @@ impl Conn {
         let ranges: Array = expired.iter().map(|e| Array::of3(&e.store.into(), &e.lower, &e.upper)).collect();
         let n = JsFuture::from(count_ranges(self.sys(), &ranges, self.timeout_ms)).await;
         Ok(n.map_err(|e| storage_error(&self.name, op, e))?.as_f64().unwrap_or(0.0) as u32)
+    }
+
+    /// The archived value of `key` in archive `c` (0: the entries; a collection's name), or
+    /// `undefined` if it is not there or reached its delete tier.
+    pub async fn archive_get(&self, c: &JsValue, key: &JsValue, now: f64) -> Result<JsValue> {
+        let op = "reading the archive";
+        let store = self.read(op, ARCHIVE)?;
+        let rec = self.settle(op, &self.js(op, index_named(&store, BY_ITEM)?.get(&Array::of2(c, key)))?).await?;
+        Ok(archived_value(&rec, now))
+    }
+
+    /// Archived values of archive `c` not yet at their delete tier, soonest deleted first.
+    pub async fn archive_values(&self, c: &JsValue, now: f64) -> Result<Array> {
+        let op = "reading the archive";
+        let store = self.read(op, ARCHIVE)?;
+        let recs: Array = self.settle(op, &self.js(op, store.get_all_with_key(&archive_range(c, now)))?).await?.unchecked_into();
+        Ok(collections::all_docs(&recs))
+    }
+
+    /// How many records archive `c` holds that have not reached their delete tier.
+    pub async fn archive_count(&self, c: &JsValue, now: f64) -> Result<u32> {
+        let op = "counting the archive";
+        let store = self.read(op, ARCHIVE)?;
+        let n = self.settle(op, &self.js(op, store.count_with_key(&archive_range(c, now)))?).await?;
+        Ok(n.as_f64().unwrap_or(0.0) as u32)
+    }
+
+    /// Empties archive `c`.
+    pub async fn archive_clear(&self, c: &JsValue) -> Result<()> {
+        let op = "clearing the archive";
+        let (tx, store) = self.write_tx(op, ARCHIVE)?;
+        self.js(op, store.delete(&archive_range(c, f64::NEG_INFINITY)))?;
+        self.commit(op, tx).await
+    }
+
+    /// `navigator.storage.estimate()`'s `{ usage, quota }` (`{}` without a StorageManager) with
+    /// `live` and `expired`: the entries live at `now` and those expired but still stored.
+    pub async fn estimate(&self, now: f64) -> Result<JsValue> {
+        let op = "estimating storage";
+        let usage = JsFuture::from(storage_estimate()).await.map_err(|e| storage_error(&self.name, op, e))?;
+        let live = self.count(now).await?;
+        let expired = self.count_expired(&[Expired::entries(now)]).await?;
+        let _ = js_sys::Reflect::set(&usage, &"live".into(), &live.into());
+        let _ = js_sys::Reflect::set(&usage, &"expired".into(), &expired.into());
+        Ok(usage)
+    }
+
+    /// `navigator.storage.persist()`: whether the origin's storage is persistent now.
+    pub async fn persist_storage(&self) -> Result<bool> {
+        let granted = JsFuture::from(persist_storage()).await.map_err(|e| storage_error(&self.name, "asking for persistent storage", e))?;
+        Ok(granted.is_truthy())
     }
 
     /// A readonly transaction on store `name`: reads need no commit and no completion
@@ -721,6 +908,11 @@ fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
         "QuotaExceededError" => Error::QuotaExceeded { op: op.into(), message },
         // Raised by the watchdog in glue.js.
         "TimeoutError" => Error::Timeout { op: op.into(), message },
+        // Raised by `offerRange` in glue.js when onExpire failed; it counts the records.
+        "HandOffError" => {
+            let records = js_sys::Reflect::get(&err, &"records".into()).ok().and_then(|n| n.as_f64()).unwrap_or(0.0) as u32;
+            Error::HandOff { records, message }
+        }
         // WebKit's ephemeral sessions (Safari Private Browsing) refuse Blob and File values.
         "UnknownError" if message.contains("Blob/File") => Error::InvalidType(format!("{NO_BLOBS}; ({message})")),
         "InvalidStateError" if message.contains("clos") => Error::Closed { db: db.into(), why: message },

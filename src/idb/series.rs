@@ -211,6 +211,6 @@ impl Conn {
 impl Expired {
     /// The buckets of time series `s` whose latest event is at or before `cutoff`: whole buckets.
     pub fn buckets(s: &str, cutoff: f64) -> Self {
-        Expired { store: BUCKETS, op: "reaping buckets", lower: s_key(s), upper: arr(&[s.into(), cutoff.into(), Array::new().into()]), part: 0 }
+        Expired { store: BUCKETS, op: "reaping buckets", lower: s_key(s), upper: arr(&[s.into(), cutoff.into(), Array::new().into()]), part: 0, offer: None }
     }
 }

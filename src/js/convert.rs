@@ -25,7 +25,7 @@ extern "C" {
     #[wasm_bindgen(js_name = describe)]
     fn describe_js(v: &JsValue) -> String;
     #[wasm_bindgen(catch)]
-    fn plain(v: &JsValue, what: &str, keyed: Option<&str>) -> std::result::Result<JsValue, JsValue>;
+    fn plain(v: &JsValue, what: &str, keyed: Option<&str>, fns: &JsValue) -> std::result::Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = readArray, catch)]
     fn read_array(v: &JsValue, what: &str) -> std::result::Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = readEntries, catch)]
@@ -64,7 +64,7 @@ pub fn value(v: &JsValue, what: &str) -> Result<Value> {
 }
 
 fn plain_keyed(v: &JsValue, what: &str, keyed: Option<&str>) -> Result<Value> {
-    from_edge(plain(v, what, keyed).map_err(refused)?)
+    from_edge(plain(v, what, keyed, &JsValue::UNDEFINED).map_err(refused)?)
 }
 
 /// A key: a string or a number other than NaN.
@@ -133,8 +133,25 @@ pub fn expire_options(v: &JsValue) -> Result<ExpirySpec> {
 }
 
 /// `StoreOptions`.
-pub fn store_options(v: &JsValue) -> Result<StoreConfig> {
-    options::store_config(&value(v, "TtlStore.open options")?)
+/// `TtlStore.open`'s options, and `onExpire` (a function, kept as it is).
+pub fn store_options(v: &JsValue) -> Result<(StoreConfig, Option<js_sys::Function>)> {
+    let fns = js_sys::Object::new();
+    let data: Value = from_edge(plain(v, "TtlStore.open options", None, &fns).map_err(refused)?)?;
+    let config = options::store_config(&data)?;
+    // Our own plain object: reading it never throws.
+    let hook = js_sys::Reflect::get(&fns, &"onExpire".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    if config.hand_off && hook.is_none() {
+        let shown = match &data {
+            Value::Record(fields) => fields.iter().find(|(k, _)| k == "onExpire").map(|(_, v)| v.describe()),
+            _ => None,
+        };
+        return Err(Error::wrong_type(
+            "onExpire",
+            &shown.unwrap_or_default(),
+            "a function, async (records) => { ... }, that resolves once the records are kept elsewhere",
+        ));
+    }
+    Ok((config, hook))
 }
 
 /// `{ keyPath, ttlIndex }` of `store.collection`.

@@ -78,8 +78,9 @@ function unreadable(what, at, e) {
 // arrays copied (own enumerable string keys, read once; properties set to undefined left out),
 // null, Dates and everything else tagged. `keyed`, if given, names a top-level property whose
 // value is replaced by its grouping key (see metaKey). Throws a TypeError naming `what` and the
-// path if reading throws.
-export function plain(v, what, keyed) {
+// path if reading throws. `fns`, if given, receives the functions found as top-level properties
+// (`onExpire`), by name, so a function option is read once with the rest.
+export function plain(v, what, keyed, fns) {
   let at = "";
   const seen = new Set();
   const copy = (x, path, depth) => {
@@ -87,7 +88,8 @@ export function plain(v, what, keyed) {
     switch (typeof x) {
       case "undefined": case "boolean": case "number": return x;
       case "string": return wellFormed(x) ? x : tag("other", describe(x));
-      case "bigint": case "symbol": case "function": return tag("other", describe(x));
+      case "function": if (fns && depth === 1) fns[path.slice(1)] = x; return tag("other", describe(x));
+      case "bigint": case "symbol": return tag("other", describe(x));
     }
     if (x === null) return tag("null");
     if (seen.has(x)) return tag("other", "a cyclic reference");

@@ -3,11 +3,13 @@
 //! JS exceptions (`error`). Its TypeScript declaration is written by hand in
 //! `pkg-template/index.d.ts`, so that it can be strict.
 
+mod archive;
 mod backup;
 mod collection;
 pub mod convert;
 pub mod error;
 
+pub use archive::Archive;
 pub use collection::{Collection, TimeSeries};
 
 use std::future::Future;
@@ -61,6 +63,10 @@ fn report_js(r: ReapReport) -> JsValue {
         ("durationMs", r.duration_ms.into()),
         ("collections", counts(r.collections)),
         ("timeSeries", counts(r.buckets)),
+        ("archived", r.archived.into()),
+        ("handedOff", r.handed_off.into()),
+        ("handOffFailed", r.hand_off_failed.into()),
+        ("archiveRemoved", r.archive_removed.into()),
     ])
 }
 
@@ -70,8 +76,8 @@ impl TtlStore {
     pub fn open(name: JsValue, options: JsValue) -> Promise {
         promise(async move {
             let name = db_name(&name)?;
-            let config = convert::store_options(&options)?;
-            Ok(TtlStore { store: Store::open(&name, config).await? })
+            let (config, hook) = convert::store_options(&options)?;
+            Ok(TtlStore { store: Store::open(&name, config, hook).await? })
         })
     }
 
@@ -95,6 +101,38 @@ impl TtlStore {
     #[wasm_bindgen(getter, js_name = isNew)]
     pub fn is_new(&self) -> bool {
         self.store.is_new()
+    }
+
+    /// `"total"` when the browser had deleted a corrupt database and this open created it again
+    /// (Chromium's `IDBVersionChangeEvent.dataLoss`), else `"none"`.
+    #[wasm_bindgen(getter, js_name = dataLoss)]
+    pub fn data_loss(&self) -> String {
+        if self.store.data_loss().is_some() { "total" } else { "none" }.into()
+    }
+
+    /// The browser's reason for a `dataLoss` of `"total"`, else `""`.
+    #[wasm_bindgen(getter, js_name = dataLossMessage)]
+    pub fn data_loss_message(&self) -> String {
+        self.store.data_loss().unwrap_or_default()
+    }
+
+    /// The entries' archive (`archiveFor`): expired entries, readable until their delete tier.
+    #[wasm_bindgen(getter)]
+    pub fn archive(&self) -> Archive {
+        Archive { store: self.store.clone(), c: JsValue::from_f64(0.0) }
+    }
+
+    /// `navigator.storage.estimate()`'s `usage` and `quota` with the live and expired entries.
+    pub fn estimate(&self) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.estimate().await })
+    }
+
+    /// Asks for persistent storage (`navigator.storage.persist()`); whether it is granted.
+    #[wasm_bindgen(js_name = persistStorage)]
+    pub fn persist_storage(&self) -> Promise {
+        let store = self.store.clone();
+        promise(async move { store.persist_storage().await })
     }
 
     /// Writes `value` under `key`, resolving once committed.
@@ -243,15 +281,21 @@ impl TtlStore {
     /// Reaper counters.
     pub fn stats(&self) -> JsValue {
         let s = self.store.stats();
+        let waiting = s.waiting();
         plain_object(&[
             ("reaperRuns", (s.reaper_runs as f64).into()),
             ("removedTotal", (s.removed_total as f64).into()),
-            ("waiting", s.waiting().into()),
+            ("waiting", waiting.into()),
             ("lastRunAt", s.last_run_end_ms.map_or(JsValue::NULL, |ms| (ms / 1000.0).into())),
             ("lastRun", s.last_run.map_or(JsValue::NULL, report_js)),
             ("reaperPaused", self.store.reaper_paused().into()),
             ("leader", self.store.is_leader().into()),
             ("memoryBytes", wasm_memory_bytes().into()),
+            ("archivedTotal", (s.archived_total as f64).into()),
+            ("handedOff", (s.handed_off_total as f64).into()),
+            ("handOffWaiting", if self.store.hands_off() { waiting } else { 0 }.into()),
+            ("handOffFailures", (s.hand_off_failures as f64).into()),
+            ("evictedTotal", (s.evicted_total as f64).into()),
         ])
     }
 
@@ -301,7 +345,7 @@ fn listener_args<'a>(kind: &JsValue, listener: &'a JsValue) -> Result<(String, &
     let kind = kind
         .as_string()
         .filter(|k| EVENT_TYPES.contains(&k.as_str()))
-        .ok_or_else(|| Error::wrong_type("event type", &convert::describe(kind), "\"expired\", \"change\" or \"error\""))?;
+        .ok_or_else(|| Error::wrong_type("event type", &convert::describe(kind), "\"expired\", \"change\", \"error\" or \"evicted\""))?;
     let f = listener
         .dyn_ref::<js_sys::Function>()
         .ok_or_else(|| Error::wrong_type("listener", &convert::describe(listener), "a function"))?;

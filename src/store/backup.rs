@@ -140,7 +140,8 @@ impl Store {
             w.series.push((Definition::Series { name, options }, kept, granularity));
         }
 
-        conn.import(&w, now).await?;
+        let evicted = conn.import(&w, self.cap(), now).await?;
+        self.evicted(evicted, "maxEntries");
         // Handles of this store see the restored definitions.
         for (def, _) in &w.collections {
             if let (Definition::Collection { ttl, keyed_by, .. }, Some(state)) = (def, self.0.collections.borrow().get(def.name())) {

@@ -15,7 +15,7 @@ use crate::core::config::StoreConfig;
 use crate::core::entry::{ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::reaper::{next_pass_in_ms, ReapLimits, ReapReport, ReaperStats};
-use crate::idb::{Conn, Definition, Expired, ExpiryChange, Write};
+use crate::idb::{Cap, Conn, Definition, Expired, ExpiryChange, Offer, Write};
 use crate::channel::Channel;
 use crate::timer::{now_ms, sleep, Leadership, ReaperTimer};
 
@@ -28,7 +28,7 @@ pub use backup::{ImportInput, ImportReport, SnapshotData};
 pub use series::Series;
 
 /// The events a store dispatches.
-pub const EVENT_TYPES: [&str; 3] = ["expired", "change", "error"];
+pub const EVENT_TYPES: [&str; 4] = ["expired", "change", "error", "evicted"];
 
 /// An open store. Cloning shares it.
 #[derive(Debug, Clone)]
@@ -38,6 +38,8 @@ pub struct Store(Rc<Inner>);
 struct Inner {
     name: String,
     config: StoreConfig,
+    /// `onExpire`: awaited before expired records leave the live data.
+    hook: Option<js_sys::Function>,
     conn: RefCell<Option<Rc<Conn>>>,
     /// Whether `open` created the database.
     created: Cell<bool>,
@@ -62,7 +64,7 @@ struct Inner {
 
 impl Store {
     /// Opens (creating if needed) the database `name` and starts the reaper if `auto_reap`.
-    pub async fn open(name: &str, config: StoreConfig) -> Result<Store> {
+    pub async fn open(name: &str, config: StoreConfig, hook: Option<js_sys::Function>) -> Result<Store> {
         let events = EventTarget::new().map_err(|e| Error::Storage {
             op: "creating the event target".into(),
             name: "Error".into(),
@@ -71,6 +73,7 @@ impl Store {
         let inner = Rc::new(Inner {
             name: name.to_owned(),
             config,
+            hook,
             conn: RefCell::new(None),
             created: Cell::new(false),
             closed_why: RefCell::new(String::new()),
@@ -115,6 +118,12 @@ impl Store {
     /// Whether `open` created the database (see [`Conn::created`]).
     pub fn is_new(&self) -> bool {
         self.0.created.get()
+    }
+
+    /// `Some(the browser's message)` when the browser had deleted a corrupt database and this
+    /// open created it again (Chromium's `dataLoss: "total"`).
+    pub fn data_loss(&self) -> Option<String> {
+        self.conn().ok().and_then(|c| c.data_loss().map(str::to_owned))
     }
 
     /// The options the store was opened with.
@@ -163,7 +172,22 @@ impl Store {
     /// Writes all of `writes` in one transaction, or none of them.
     pub async fn set_many(&self, writes: Vec<Write>) -> Result<()> {
         let conn = self.conn()?;
-        conn.write(&writes, self.0.config.default_ttl.as_ref(), now_ms()).await
+        let evicted = conn.write(&writes, self.0.config.default_ttl.as_ref(), self.cap(), now_ms()).await?;
+        self.evicted(evicted, "maxEntries");
+        Ok(())
+    }
+
+    /// `maxEntries` as writes apply it.
+    fn cap(&self) -> Option<Cap> {
+        self.0.config.max_entries.map(|max| Cap { max, live_only: self.0.hook.is_some() })
+    }
+
+    /// Counts and announces (`"evicted"`, here and in every member) entries a write evicted.
+    fn evicted(&self, keys: Array, reason: &str) {
+        if keys.length() > 0 {
+            self.0.stats.borrow_mut().evicted_total += u64::from(keys.length());
+            self.emit("evicted", &plain_object(&[("keys", keys.into()), ("reason", JsValue::from_str(reason))]));
+        }
     }
 
     /// `set_many` followed by its `"change"` event (`set` fires its own with op `"set"`).
@@ -267,47 +291,104 @@ impl Store {
     /// the documents of each collection with a TTL index, then the whole expired buckets of each
     /// time series) in batches of `batch_size`, at most `max_removes_per_run` records in all and
     /// `max_removes_per_collection` from any one, then fires `"expired"`.
+    ///
+    /// With `onExpire`, each batch is offered to it first; if it fails, the pass stops there
+    /// (what it offered stays), an `"error"` event carries the `HandOffError`, and the report
+    /// says `handOffFailed` (the background passes back off while it keeps failing).
     pub async fn reap(&self) -> Result<ReapReport> {
         self.0.reaping.set(true);
         let result = self.pass().await;
         self.0.reaping.set(false);
-        let (report, detail) = result?;
+        let (report, detail, failure) = result?;
         self.0.stats.borrow_mut().record(&report, now_ms());
         if report.removed > 0 {
             self.emit("expired", &detail);
         }
+        if let Some(e) = failure {
+            let records = match &e {
+                Error::HandOff { records, .. } => *records,
+                _ => 0,
+            };
+            self.emit("error", &plain_object(&[("error", crate::js::error::to_js(e)), ("records", records.into())]));
+        }
         Ok(report)
     }
 
-    async fn pass(&self) -> Result<(ReapReport, JsValue)> {
+    async fn pass(&self) -> Result<(ReapReport, JsValue, Option<Error>)> {
         let conn = self.conn()?;
         let limits = self.0.config.limits;
         let started = now_ms();
+        let hook = self.0.hook.as_ref();
         // Definitions are read afresh: another tab may have created or changed a collection.
         let defs = conn.definitions().await?;
         // The entries first, then each collection with a TTL index, then each time series with
-        // an expiry.
-        let mut turns = vec![(Whose::Entries, Expired::entries(started))];
+        // an expiry. With onExpire or an archive, a turn's records are offered / archived
+        // before they leave (Offer), instead of removed by range.
+        let archive_for = self.0.config.archive_for_ms;
+        let entries = Expired::entries(started);
+        let entries = match (hook, archive_for) {
+            (None, None) => entries,
+            _ => {
+                let c = archive_for.map(|_| JsValue::from_f64(ENTRIES_ARCHIVE));
+                entries.offered(Offer { kind: "entry", name: None, after_ms: archive_for.unwrap_or(0.0), archive: c, hook }.to_js())
+            }
+        };
+        let mut turns = vec![(Whose::Entries, entries)];
         for def in &defs {
             match def {
                 Definition::Collection { name, ttl: Some(ttl), .. } => {
-                    turns.push((Whose::Collection(name), Expired::docs(name, ttl.expired_through_ms(started))));
+                    let docs = Expired::docs(name, ttl.expired_through_ms(started));
+                    let after_ms = ttl.expire_after_secs * 1000.0;
+                    let docs = match hook {
+                        None => docs,
+                        Some(_) => docs.offered(Offer { kind: "document", name: Some(name), after_ms, archive: None, hook }.to_js()),
+                    };
+                    turns.push((Whose::Collection(name), docs));
                 }
                 Definition::Series { name, options } => {
                     if let Some(cutoff) = options.expired_through_ms(started) {
-                        turns.push((Whose::Series(name), Expired::buckets(name, cutoff)));
+                        let buckets = Expired::buckets(name, cutoff);
+                        let after_ms = options.expire_after_secs.unwrap_or(0.0) * 1000.0;
+                        let buckets = match hook {
+                            None => buckets,
+                            Some(_) => buckets.offered(Offer { kind: "events", name: Some(name), after_ms, archive: None, hook }.to_js()),
+                        };
+                        turns.push((Whose::Series(name), buckets));
                     }
                 }
                 _ => {}
             }
         }
+        // Last, what reached its delete tier in the entries' archive: a plain range delete.
+        turns.push((Whose::Archive, Expired::archived(&JsValue::from_f64(ENTRIES_ARCHIVE), started)));
         let mut report = ReapReport::default();
-        let (mut removed, mut capped) = (0u32, false);
+        let (mut removed, mut capped, mut failure) = (0u32, false, None);
         let (mut keys, doc_ids, buckets) = (JsValue::UNDEFINED, Object::new(), Object::new());
         for (whose, expired) in &turns {
             let ids = Array::new();
-            let (here, hit) = drain(&conn, limits, &mut removed, expired, &ids).await?;
+            let before = removed;
+            let (here, hit) = match drain(&conn, limits, &mut removed, expired, &ids).await {
+                Ok(done) => done,
+                // onExpire failed: what it was offered stays; so does everything after it.
+                Err(e @ Error::HandOff { .. }) => {
+                    failure = Some(e);
+                    (removed - before, true)
+                }
+                Err(e) => return Err(e),
+            };
             capped |= hit;
+            if matches!(whose, Whose::Archive) {
+                // Not live data: counted apart, and no "expired" event.
+                removed -= here;
+                report.archive_removed = here;
+                continue;
+            }
+            if hook.is_some() {
+                report.handed_off += here;
+            }
+            if expired.archives() {
+                report.archived += here;
+            }
             match *whose {
                 Whose::Entries => keys = ids.into(),
                 Whose::Collection(name) if here > 0 => {
@@ -320,14 +401,60 @@ impl Store {
                 }
                 _ => {}
             }
+            if failure.is_some() {
+                break;
+            }
         }
-        // Only a pass stopped by a cap can have left expired records behind.
-        report.remaining = if capped { conn.count_expired(&turns.into_iter().map(|t| t.1).collect::<Vec<_>>()).await? } else { 0 };
+        report.hand_off_failed = failure.is_some();
+        // Only a pass stopped by a cap or a failed hand-off can have left expired records behind
+        // (the archive's are not counted: they are no longer live data).
+        report.remaining = if capped {
+            let live_turns: Vec<Expired> = turns.into_iter().filter(|t| !matches!(t.0, Whose::Archive)).map(|t| t.1).collect();
+            conn.count_expired(&live_turns).await?
+        } else {
+            0
+        };
         report.removed = removed;
         // The wall clock may have stepped back during the pass (an NTP correction): never negative.
         report.duration_ms = (now_ms() - started).max(0.0);
         let detail = plain_object(&[("keys", keys), ("collections", doc_ids.into()), ("timeSeries", buckets.into())]);
-        Ok((report, detail))
+        Ok((report, detail, failure))
+    }
+
+    /// The archived value of `key` (`c`: 0 for the entries, a collection's name), `undefined`
+    /// if not archived or past its delete tier.
+    pub async fn archive_get(&self, c: &JsValue, key: &JsValue) -> Result<JsValue> {
+        self.conn()?.archive_get(c, key, now_ms()).await
+    }
+
+    /// Archived values not yet at their delete tier, soonest deleted first.
+    pub async fn archive_values(&self, c: &JsValue) -> Result<Array> {
+        self.conn()?.archive_values(c, now_ms()).await
+    }
+
+    /// How many archived records have not reached their delete tier.
+    pub async fn archive_count(&self, c: &JsValue) -> Result<u32> {
+        self.conn()?.archive_count(c, now_ms()).await
+    }
+
+    /// Empties an archive.
+    pub async fn archive_clear(&self, c: &JsValue) -> Result<()> {
+        self.conn()?.archive_clear(c).await
+    }
+
+    /// `navigator.storage.estimate()`'s `usage` and `quota`, with the live and expired entries.
+    pub async fn estimate(&self) -> Result<JsValue> {
+        self.conn()?.estimate(now_ms()).await
+    }
+
+    /// Asks the browser to make the origin's storage persistent (`navigator.storage.persist()`).
+    pub async fn persist_storage(&self) -> Result<bool> {
+        self.conn()?.persist_storage().await
+    }
+
+    /// Whether `onExpire` was given.
+    pub fn hands_off(&self) -> bool {
+        self.0.hook.is_some()
     }
 
     /// Reaper counters so far.
@@ -402,7 +529,8 @@ impl Store {
                         store.emit("error", &plain_object(&[("error", crate::js::error::to_js(e))]));
                     }
                 }
-                let next = next_pass_in_ms(interval, store.0.stats.borrow().last_run.as_ref());
+                let stats = store.0.stats.borrow();
+                let next = next_pass_in_ms(interval, stats.last_run.as_ref(), stats.failed_in_a_row);
                 Some(next)
             }
         });
@@ -486,9 +614,14 @@ impl Store {
     }
 }
 
+/// The `c` of the key-value entries' records in the archive store (collections use their name).
+const ENTRIES_ARCHIVE: f64 = 0.0;
+
 /// Whose expired records a turn of a pass removes.
 enum Whose<'a> {
     Entries,
+    /// Archived entries past their delete tier.
+    Archive,
     Collection(&'a String),
     Series(&'a String),
 }

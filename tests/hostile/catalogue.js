@@ -67,6 +67,10 @@ const ORACLE = {
   expiresAt: { undefined: ACCEPT, negZero: ACCEPT, date: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
   // A query bound: as expiresAt, absent = open.
   bound: { undefined: ACCEPT, negZero: ACCEPT, date: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
+  // archiveFor: exact seconds > 0 (0 would archive and delete at once).
+  after: { undefined: ACCEPT, negZero: R, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
+  // onExpire: a function, or nothing.
+  hook: { undefined: ACCEPT, function: ACCEPT },
   // expireAfter: exact seconds >= 0.
   expireAfter: { negZero: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
   flag: { undefined: ACCEPT },
@@ -92,12 +96,15 @@ function positions() {
   // TtlStore statics.
   add("TtlStore.open name", "name", (e, x) => e.TtlStore.open(x), { mention: "database name", opens: true });
   add("TtlStore.open options", "options", (e, x) => e.TtlStore.open(e.scratch(), x), { mention: "TtlStore.open options", opens: true });
-  for (const o of ["reapIntervalMs", "batchSize", "maxRemovesPerRun", "maxRemovesPerCollection", "timeoutMs"]) {
+  for (const o of ["reapIntervalMs", "batchSize", "maxRemovesPerRun", "maxRemovesPerCollection", "timeoutMs", "maxEntries"]) {
     add(`TtlStore.open { ${o} }`, o === "reapIntervalMs" ? "whole" : "whole", (e, x) => e.TtlStore.open(e.scratch(), { [o]: x }), { mention: o, opens: true });
   }
   add("TtlStore.open { maxRemovesPerSecond }", "rate", (e, x) => e.TtlStore.open(e.scratch(), { maxRemovesPerSecond: x }), { mention: "maxRemovesPerSecond", opens: true });
   add("TtlStore.open { defaultTtl }", "ttl", (e, x) => e.TtlStore.open(e.scratch(), { defaultTtl: x }), { mention: "defaultTtl", opens: true });
   add("TtlStore.open { autoReap }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { autoReap: x }), { mention: "autoReap", opens: true });
+  add("TtlStore.open { evictOnQuota }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { evictOnQuota: x }), { mention: "evictOnQuota", opens: true });
+  add("TtlStore.open { archiveFor }", "after", (e, x) => e.TtlStore.open(e.scratch(), { archiveFor: x }), { mention: "archiveFor", opens: true });
+  add("TtlStore.open { onExpire }", "hook", (e, x) => e.TtlStore.open(e.scratch(), { onExpire: x }), { mention: "onExpire", opens: true });
   add("TtlStore.destroy name", "name", (e, x) => e.TtlStore.destroy(x), { mention: "database name" });
   // Entries.
   add("set key", "key", (e, x) => e.store.set(x, 1), { mention: "key" });
@@ -107,6 +114,7 @@ function positions() {
   add("set { expiresAt }", "expiresAt", (e, x) => e.store.set("k", 1, { expiresAt: x }), { mention: "expiresAt" });
   add("set { keepTtl }", "flag", (e, x) => e.store.set("k", 1, { keepTtl: x }), { mention: "keepTtl" });
   for (const m of ["get", "has", "delete", "expiresAt", "ttl", "persist"]) add(`${m} key`, "key", (e, x) => e.store[m](x), { mention: "key" });
+  add("archive.get key", "key", (e, x) => e.store.archive.get(x), { mention: "key" });
   add("setMany entries", "array", (e, x) => e.store.setMany(x), { mention: "setMany" });
   add("setMany entry", "any", (e, x) => e.store.setMany([["a", 1], x]), { mention: "setMany entry 1" });
   add("setMany entry key", "key", (e, x) => e.store.setMany([["a", 1], [x, 2]]), { mention: "setMany entry 1" });
