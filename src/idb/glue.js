@@ -362,7 +362,7 @@ export async function offerRange(db, name, lower, upper, limit, how, into, ms) {
       return r;
     }), ms);
   }
-  const tx = db.transaction(how.archive ? [name, "archive"] : [name], "readwrite");
+  const tx = writeTx(db, how.archive ? [name, "archive"] : [name]);
   const done = finish(tx, ms);
   const from_ = tx.objectStore(name);
   for (const pk of pks) from_.delete(pk);
@@ -431,35 +431,60 @@ export function archiveRange(c, now) { return IDBKeyRange.bound([c, now, []], [c
 export function archivedValue(rec, now) { return rec !== undefined && rec.d > now ? rec.v : undefined; }
 
 // maxEntries, in the write's transaction, after its puts: while the store holds more than `cap`
-// entries (live ones only, when `liveOnly`: expired ones then wait for onExpire), deletes
-// entries from the front of the store, which is expiry order (expired first, then the nearest to
-// expiry), skipping `own` (the call's keys) and stopping before entries without expiry (last).
-// Resolves with the evicted keys; rejects with a DOMException "CapReached" when only such
-// entries are left (the caller aborts the transaction: nothing is written).
+// entries (live ones only, when `liveOnly`: expired ones then wait for onExpire), evicts entries
+// from the front (evictFront). Resolves with the evicted keys; rejects with a DOMException
+// "CapReached" when only entries it never evicts are left (the caller aborts the transaction:
+// nothing is written).
 export async function enforceCap(store, hints, cap, own, now, liveOnly, ms) {
-  const live = [now, []];
-  let over = (await settle(store.count(liveOnly ? IDBKeyRange.lowerBound(live, true) : undefined), ms)) - cap;
-  const evicted = [];
-  if (over <= 0) return evicted;
+  const counted = liveOnly ? IDBKeyRange.lowerBound([now, []], true) : undefined;
+  const over = (await settle(store.count(counted), ms)) - cap;
+  if (over <= 0) return [];
+  const evicted = await evictFront(store, hints, over, own, now, liveOnly, ms);
+  if (evicted.length < over) {
+    throw new DOMException(`${over - evicted.length} more would have to go, and only entries without an expiry${liveOnly ? ", expired entries waiting for onExpire" : ""} or written by this call are left`, "CapReached");
+  }
+  return evicted;
+}
+
+// evictOnQuota: one round of eviction, in a readwrite transaction of its own. After a quota
+// refusal Firefox makes the next readwrite transaction of the connection a "cleanup" one, where
+// puts throw and deletes are allowed and counted back at once: this is that transaction.
+export async function makeRoom(db, hints, n, own, now, liveOnly, ms) {
+  const tx = db.transaction("entries", "readwrite");
+  const done = finish(tx, ms);
+  const evicted = await evictFront(tx.objectStore("entries"), hints, n, own, now, liveOnly, ms);
+  await done;
+  return evicted;
+}
+
+// Deletes up to `n` entries from the front of the store, which is expiry order: expired ones
+// first (unless `liveOnly`), then the nearest to expiry; never one of `own` (the call's keys) and
+// never one without expiry (they sort last, after [Infinity]). Returns their keys.
+async function evictFront(store, hints, n, own, now, liveOnly, ms) {
   const mine = new Set(own);
-  let from = liveOnly ? IDBKeyRange.bound(live, [Infinity], true, true) : IDBKeyRange.upperBound([Infinity], true);
-  for (;;) {
+  const evicted = [];
+  let from = liveOnly ? IDBKeyRange.bound([now, []], [Infinity], true, true) : IDBKeyRange.upperBound([Infinity], true);
+  while (evicted.length < n) {
     const got = await settle(store.getAllKeys(from, READ_CHUNK), ms);
     for (const pk of got) {
-      if (over <= 0) break;
+      if (evicted.length >= n) break;
       if (mine.has(pk[1])) continue;
       store.delete(pk);
       hints.delete(pk[1]);
       evicted.push(pk[1]);
-      over--;
     }
-    if (over <= 0 || got.length < READ_CHUNK) break;
+    if (got.length < READ_CHUNK) break;
     from = IDBKeyRange.bound(got[got.length - 1], [Infinity], true, true);
   }
-  if (over > 0) {
-    throw new DOMException(`${over} more would have to go, and only entries without an expiry${liveOnly ? ", expired entries waiting for onExpire" : ""} or written by this call are left`, "CapReached");
-  }
   return evicted;
+}
+
+// A readwrite transaction on `names` for writing. Firefox's "cleanup" transaction (the first
+// readwrite one after a quota refusal; every put in it throws InvalidStateError) is left to end
+// on its own, empty, which gives back the space of the refused write, and a new one is opened.
+export function writeTx(db, names) {
+  const tx = db.transaction(names, "readwrite");
+  return tx.mode === "cleanup" ? db.transaction(names, "readwrite") : tx;
 }
 
 // What Chromium says on the upgradeneeded event that created a database again after deleting a

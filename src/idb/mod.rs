@@ -35,7 +35,7 @@ use indexed_db_futures::KeyPath;
 use js_sys::{Array, Map, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{IdbIndex, IdbKeyRange, IdbObjectStore, IdbRequest, IdbTransaction, IdbTransactionMode};
+use web_sys::{IdbIndex, IdbKeyRange, IdbObjectStore, IdbRequest, IdbTransaction};
 
 use crate::core::entry::{is_live, ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
@@ -116,6 +116,10 @@ extern "C" {
     fn offer_range(db: &web_sys::IdbDatabase, store: &str, lower: &JsValue, upper: &JsValue, limit: u32, how: &JsValue, into: &Array, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = enforceCap)]
     fn enforce_cap(store: &IdbObjectStore, hints: &Map, cap: u32, own: &Array, now: f64, live_only: bool, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = makeRoom)]
+    fn make_room(db: &web_sys::IdbDatabase, hints: &Map, n: u32, own: &Array, now: f64, live_only: bool, timeout_ms: u32) -> Promise;
+    #[wasm_bindgen(js_name = writeTx, catch)]
+    fn write_tx_js(db: &web_sys::IdbDatabase, names: &JsValue) -> std::result::Result<IdbTransaction, JsValue>;
     #[wasm_bindgen(js_name = archiveRange)]
     fn archive_range(c: &JsValue, now: f64) -> IdbKeyRange;
     #[wasm_bindgen(js_name = archivedValue)]
@@ -561,7 +565,7 @@ impl Conn {
             self.check_events(def.name(), events).await?;
         }
         let names: Array = [ENTRIES, DOCS, BUCKETS, META].iter().map(|n| JsValue::from_str(n)).collect();
-        let sys = self.js(op, self.sys().transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite))?;
+        let sys = self.js(op, write_tx_js(self.sys(), &names))?;
         let tx = Tx { sys, completed: false };
         let store = |name: &str| self.js(op, tx.sys.object_store(name));
         let meta = store(META)?;
@@ -742,6 +746,14 @@ impl Conn {
         self.commit(op, tx).await
     }
 
+    /// One `evictOnQuota` round (`makeRoom` in glue.js): evicts up to `n` entries from the
+    /// front of the expiry order (expired ones too unless `live_only`), never one of `own` nor
+    /// one without expiry, in a transaction of its own; resolves to their keys.
+    pub async fn make_room(&self, n: u32, own: &Array, live_only: bool, now: f64) -> Result<Array> {
+        let done = JsFuture::from(make_room(self.sys(), &self.hints, n, own, now, live_only, self.timeout_ms)).await;
+        Ok(done.map_err(|e| storage_error(&self.name, "evicting for space", e))?.unchecked_into())
+    }
+
     /// `navigator.storage.estimate()`'s `{ usage, quota }` (`{}` without a StorageManager) with
     /// `live` and `expired`: the entries live at `now` and those expired but still stored.
     pub async fn estimate(&self, now: f64) -> Result<JsValue> {
@@ -770,7 +782,7 @@ impl Conn {
     /// A readwrite transaction on store `name`, guarded: it is aborted unless [`Conn::commit`]
     /// saw it complete.
     fn write_tx(&self, op: &str, name: &str) -> Result<(Tx, IdbObjectStore)> {
-        let sys = self.js(op, self.sys().transaction_with_str_and_mode(name, IdbTransactionMode::Readwrite))?;
+        let sys = self.js(op, write_tx_js(self.sys(), &name.into()))?;
         let store = self.js(op, sys.object_store(name))?;
         Ok((Tx { sys, completed: false }, store))
     }

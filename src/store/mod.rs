@@ -170,11 +170,50 @@ impl Store {
     }
 
     /// Writes all of `writes` in one transaction, or none of them.
+    /// Under `evictOnQuota`, a write the browser refuses for space is retried after rounds of
+    /// eviction (see [`Store::evict_and_retry`]).
     pub async fn set_many(&self, writes: Vec<Write>) -> Result<()> {
         let conn = self.conn()?;
-        let evicted = conn.write(&writes, self.0.config.default_ttl.as_ref(), self.cap(), now_ms()).await?;
-        self.evicted(evicted, "maxEntries");
+        let mut done = conn.write(&writes, self.0.config.default_ttl.as_ref(), self.cap(), now_ms()).await;
+        if self.0.config.evict_on_quota && matches!(done, Err(Error::QuotaExceeded { .. })) {
+            done = self.evict_and_retry(&conn, &writes, done).await;
+        }
+        self.evicted(done?, "maxEntries");
         Ok(())
+    }
+
+    /// lscache's policy for a write refused for space: evict (expired entries first, unless
+    /// they wait for onExpire, then the soonest to expire; never one without expiry nor one of
+    /// the write's keys) 1, 2, 4... times as many entries as the write puts, retrying after each
+    /// round, until it fits or nothing is left to evict. What went is one `"evicted"` event
+    /// (reason `"quota"`); a write still refused says how much was evicted.
+    async fn evict_and_retry(&self, conn: &Conn, writes: &[Write], refused: Result<Array>) -> Result<Array> {
+        let own: Array = writes.iter().map(|w| w.key.clone()).collect();
+        let mut gone = Array::new();
+        let mut done = refused;
+        for round in 0..MAX_EVICT_ROUNDS {
+            let n = (writes.len().max(1) as u32).saturating_mul(1 << round);
+            let evicted = conn.make_room(n, &own, self.0.hook.is_some(), now_ms()).await?;
+            if evicted.length() == 0 {
+                break;
+            }
+            gone = gone.concat(&evicted);
+            done = conn.write(writes, self.0.config.default_ttl.as_ref(), self.cap(), now_ms()).await;
+            if !matches!(done, Err(Error::QuotaExceeded { .. })) {
+                break;
+            }
+        }
+        self.evicted(gone.clone(), "quota");
+        done.map_err(|e| match e {
+            Error::QuotaExceeded { op, message } => Error::QuotaExceeded {
+                op,
+                message: format!(
+                    "{message} (evictOnQuota evicted {} entries and the browser still refused the write; Chromium counts freed space back only after its storage compacts, so a later retry may fit)",
+                    gone.length()
+                ),
+            },
+            e => e,
+        })
     }
 
     /// `maxEntries` as writes apply it.
@@ -613,6 +652,10 @@ impl Store {
         }
     }
 }
+
+/// Rounds of `evictOnQuota` eviction before a write is given up: 1 + 2 + ... + 128 = 255 times
+/// the write's entries at most.
+const MAX_EVICT_ROUNDS: u32 = 8;
 
 /// The `c` of the key-value entries' records in the archive store (collections use their name).
 const ENTRIES_ARCHIVE: f64 = 0.0;

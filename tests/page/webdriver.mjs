@@ -70,9 +70,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts the driver for `engine` and opens a session. Returns a `Session`; call `quit()` in
- * `finally` (it ends the session and stops the driver).
+ * `finally` (it ends the session and stops the driver). `prefs` are added to Firefox's (e.g.
+ * `dom.quotaManager.temporaryStorage.fixedLimit` for a small quota).
  */
-export async function launch(engine) {
+export async function launch(engine, { prefs } = {}) {
   const e = ENGINES[engine];
   const port = await freePort();
   const cmd = e.wrap ? "xvfb-run" : e.driver();
@@ -95,7 +96,9 @@ export async function launch(engine) {
   }
   const session = new Session(engine, base, child, () => log);
   try {
-    const { sessionId } = await session.send("POST", "/session", { capabilities: { alwaysMatch: e.capabilities() } });
+    const caps = e.capabilities();
+    if (prefs) Object.assign(caps["moz:firefoxOptions"].prefs, prefs);
+    const { sessionId } = await session.send("POST", "/session", { capabilities: { alwaysMatch: caps } });
     session.id = sessionId;
     await session.send("POST", `/session/${sessionId}/timeouts`, { script: 60_000, pageLoad: 30_000 });
   } catch (err) {
