@@ -51,7 +51,116 @@ export interface StoreOptions {
    * `TimeoutError`, in milliseconds, 1 to 2147483647. Default: 30000.
    */
   timeoutMs?: number;
+  /**
+   * Hand-off: called with each batch of expired records before any of them leaves the live data
+   * (deleted, or moved to an archive), and awaited. Only once it resolves are exactly those
+   * records removed or archived, by primary key (a record written again meanwhile is not
+   * touched). If it throws, rejects, or gives no answer within `timeoutMs`, all of them stay:
+   * the pass stops there, an `"error"` event carries a `HandOffError` (`detail.records`: how
+   * many were offered), `reap()` resolves with `handOffFailed: true`, and they are offered again
+   * on a later pass; background passes back off meanwhile (`reapIntervalMs` x 2^(n-1) after n
+   * failures in a row, at most one hour, or the interval if longer). Reads never show waiting
+   * records: they have expired.
+   *
+   * Delivery is at least once: a tab closed between the hook's success and the delete offers
+   * the same records again, so a server should write them idempotently, keyed by
+   * `(kind, name, key)` with `expiresAt` as an absolute expiry (examples/redis-handoff/).
+   * Each call gets one batch of a pass: at most `batchSize` records (without `batchSize`, 500
+   * growing to 4000 over a backlog), within the pass caps. The pass runs where the reaper runs
+   * (the leader) or where `reap()` is called, with that store's own options: give every tab and
+   * worker that opens the database the same `onExpire`. With `onExpire`, neither `maxEntries`
+   * nor `evictOnQuota` evicts an expired entry: it waits for the hook.
+   */
+  onExpire?: (records: ExpiredRecord[]) => unknown | Promise<unknown>;
+  /**
+   * Archive tier of the key-value entries: expired entries move to `store.archive` instead of
+   * being deleted, and are deleted `archiveFor` after their expiry. Seconds above 0, or an exact
+   * duration (`"30 days"`, `"PT12H"`; months and years are refused: their length varies).
+   * Default: none (expired entries are deleted).
+   */
+  archiveFor?: TtlInput;
+  /**
+   * Most entries the key-value store keeps (Redis `maxmemory` with `volatile-ttl`), a whole
+   * number from 1 to 4294967295. A write (`set`, `setMany`, `import`) that leaves more stored
+   * evicts, in its own transaction, from the front of the expiry order: expired entries not yet
+   * reaped first (they count until reaped), then the live entries nearest to expiry; never an
+   * entry without expiry nor one of the call's own keys. Evicted entries are deleted (not
+   * archived, not offered to `onExpire`) and reported by an `"evicted"` event (`reason:
+   * "maxEntries"`). When only such entries could make room, the call rejects with a
+   * `QuotaExceededError` (`maxEntries 4 reached: 1 more would have to go, ...`) and writes
+   * nothing. With `onExpire`, only live entries count and expired ones are left for the hook.
+   * The same in every engine: the browser's quota is never asked. Default: no cap.
+   */
+  maxEntries?: number;
+  /**
+   * `true`: when the browser refuses a `set` or `setMany` for space (`QuotaExceededError`),
+   * evict and retry (lscache's policy): expired entries first (unless `onExpire` is set: those
+   * wait for it), then the soonest-to-expire live entries, never an entry without expiry nor one
+   * of the call's keys; 1, 2, 4... times as many entries as the write puts, retrying after each
+   * round, until it fits or nothing evictable is left (at most 8 rounds). What went is reported
+   * by an `"evicted"` event (`reason: "quota"`); a write still refused rejects with a
+   * `QuotaExceededError` saying how many entries were evicted. Firefox counts freed space back
+   * at once; Chromium only after its LevelDB compaction, so there the retry can still be
+   * refused right after evicting. Default: `false`.
+   */
+  evictOnQuota?: boolean;
 }
+
+/**
+ * An expired key-value entry offered to `onExpire`. `expiresAt` (Unix seconds) is when it is
+ * gone for good: for `"delete"` the expiry it reached, for `"archive"` (with `archiveFor`) its
+ * expiry + `archiveFor`, when it leaves the archive.
+ */
+export interface ExpiredEntryRecord {
+  kind: "entry";
+  /** Absent for entries. */
+  name?: undefined;
+  /** The entry's key. */
+  key: Key;
+  /** The entry's value. */
+  value: unknown;
+  expiresAt: number;
+  action: "archive" | "delete";
+}
+
+/**
+ * An expired document offered to `onExpire`. `expiresAt` (Unix seconds): for `"delete"`, the
+ * expiry it reached (reference + `expireAfter` or the delete tier's `after`); for `"archive"`,
+ * its delete tier, when it leaves the archive, or `null` when no delete tier follows the
+ * archive tier.
+ */
+export interface ExpiredDocumentRecord {
+  kind: "document";
+  /** The collection. */
+  name: string;
+  /** The document's id. */
+  key: Key;
+  /** The whole document. */
+  value: unknown;
+  expiresAt: number | null;
+  action: "archive" | "delete";
+}
+
+/** A whole expired time-series bucket offered to `onExpire`; `expiresAt` is its latest event's time + `expireAfter`. */
+export interface ExpiredEventsRecord {
+  kind: "events";
+  /** The time series. */
+  name: string;
+  /** A string identifying the bucket (the same each time the bucket is offered). */
+  key: string;
+  /** The bucket's events. */
+  value: unknown[];
+  expiresAt: number;
+  action: "delete";
+}
+
+/**
+ * One record of an `onExpire` batch: `{ kind, name, key, value, expiresAt, action }`, where
+ * `kind` says what it is (an entry, a document, a whole time-series bucket), `name` the
+ * collection or time series (absent for entries), `expiresAt` Unix seconds (when it is gone for
+ * good; `null` when nothing deletes it) and `action` whether it is being archived or deleted.
+ */
+export type ExpiredRecord = ExpiredEntryRecord | ExpiredDocumentRecord | ExpiredEventsRecord;
 
 /** `set` with an expiry relative to now. */
 export interface SetWithTtl {
@@ -104,10 +213,24 @@ export type ExpireOptions =
 
 /** What one reaper pass did (`reap()`, `stats().lastRun`). */
 export interface ReapReport {
-  /** Records removed by this pass: entries, documents and whole time-series buckets. */
+  /**
+   * Records that left the live data in this pass, deleted or moved to an archive: entries,
+   * documents and whole time-series buckets.
+   */
   removed: number;
-  /** Expired records still stored after the pass (non-zero when a cap was hit). */
+  /**
+   * Expired records still stored after the pass (non-zero when a cap was hit or `onExpire`
+   * failed). Archived records are not counted: they are no longer live data.
+   */
   remaining: number;
+  /** Of `removed`, how many moved to an archive (`archiveFor`, an archive tier). */
+  archived: number;
+  /** Of `removed`, how many `onExpire` accepted (0 without `onExpire`). */
+  handedOff: number;
+  /** `true` when `onExpire` failed in this pass: the pass stopped there and its records wait. */
+  handOffFailed: boolean;
+  /** Archived records deleted at their delete tier (not counted in `removed`). */
+  archiveRemoved: number;
   /** Wall-clock duration of the pass, in milliseconds. */
   durationMs: number;
   /** Documents removed, by collection name (collections with none removed are absent). */
@@ -140,6 +263,19 @@ export interface Stats {
   leader: boolean;
   /** Bytes of WebAssembly memory the module holds (one module per page or worker, all stores). */
   memoryBytes: number;
+  /** Records moved to an archive by this member's passes. */
+  archivedTotal: number;
+  /** Records `onExpire` accepted in this member's passes. */
+  handedOff: number;
+  /**
+   * Expired records waiting for `onExpire` after this member's latest pass (`waiting` when
+   * `onExpire` is set; 0 without it).
+   */
+  handOffWaiting: number;
+  /** This member's passes whose `onExpire` failed. */
+  handOffFailures: number;
+  /** Entries evicted by this member's writes, for `maxEntries` or `evictOnQuota`. */
+  evictedTotal: number;
 }
 
 /** `event.detail` of the `"expired"` event: entries a reaper pass removed because they expired. */
@@ -172,17 +308,72 @@ export interface ChangeEventDetail {
   remote?: true;
 }
 
+/**
+ * `event.detail` of the `"evicted"` event: live or expired entries a write of this member
+ * deleted to stay within `maxEntries` or to fit the browser's quota (`evictOnQuota`). They are
+ * not `"expired"` events. Other members (tabs, workers) do not receive it.
+ */
+export interface EvictedEventDetail {
+  /** Keys of the evicted entries. */
+  keys: Key[];
+  /** `"maxEntries"`: the cap; `"quota"`: the browser refused the write for space. */
+  reason: "maxEntries" | "quota";
+}
+
 /** The events a `TtlStore` dispatches, for typing `addEventListener` handlers. */
 export interface TtlStoreEventMap {
   expired: CustomEvent<ExpiredEventDetail>;
   change: CustomEvent<ChangeEventDetail>;
   error: CustomEvent<ErrorEventDetail>;
+  evicted: CustomEvent<EvictedEventDetail>;
 }
 
-/** `event.detail` of the `"error"` event: a background reaper pass failed (a `reap()` call rejects instead). */
+/**
+ * `event.detail` of the `"error"` event, fired in the member that ran the pass: a background
+ * reaper pass failed (a `reap()` call rejects instead), or `onExpire` failed in any pass
+ * (`reap()` then resolves, with `handOffFailed: true`).
+ */
 export interface ErrorEventDetail {
-  /** A `StoreClosedError`, `QuotaExceededError` or `StorageError`. */
+  /**
+   * A `StoreClosedError`, `QuotaExceededError` or `StorageError`; or a `HandOffError` when
+   * `onExpire` threw, rejected or gave no answer within `timeoutMs` (`onExpire failed: Error:
+   * server down; the 30 record(s) it was offered stay in the store (hidden from reads) and are
+   * offered again on a later pass`).
+   */
   error: Error;
+  /** With a `HandOffError`: how many records `onExpire` was offered (all of them stay). */
+  records?: number;
+}
+
+/** `store.estimate()`: the origin's storage as the browser counts it, and the store's entries. */
+export interface StoreEstimate {
+  /** `navigator.storage.estimate().usage`: bytes the whole origin uses (absent without a StorageManager). */
+  usage?: number;
+  /** `navigator.storage.estimate().quota`: bytes the origin may use (absent without a StorageManager). */
+  quota?: number;
+  /** Live key-value entries. */
+  live: number;
+  /** Expired key-value entries still stored (not reaped yet, or waiting for `onExpire`). */
+  expired: number;
+}
+
+/**
+ * An archive: records past an archive tier (`archiveFor` for the key-value entries, an
+ * `"archive"` tier for a collection), readable until their delete tier. Archived records are no
+ * longer live data: `get`, `values` and `count` of the store or collection do not show them, and
+ * `export()` does not carry them.
+ */
+export class Archive {
+  private constructor();
+  free(): void;
+  /** The archived value (entry value or document), `undefined` if not archived or past its delete tier. */
+  get<T = unknown>(key: Key): Promise<T | undefined>;
+  /** Archived values, the soonest to be deleted first. */
+  values<T = unknown>(): Promise<T[]>;
+  /** How many records the archive holds (not yet at their delete tier). */
+  count(): Promise<number>;
+  /** Empties the archive. */
+  clear(): Promise<void>;
 }
 
 /** The `"expired"` event. */
@@ -200,20 +391,74 @@ export type TimeUnit = "s" | "ms" | "us" | "ns";
  * those (the earliest counts). A document whose field is missing, `null` or not a valid date
  * never expires (no error): the supported way to exempt a document.
  */
-export interface TtlIndexOptions {
+export type TtlIndexOptions = TtlIndexWithExpireAfter | TtlIndexWithTiers;
+
+/** A TTL index with one window: documents are deleted at `reference + expireAfter`. */
+export interface TtlIndexWithExpireAfter {
   /** The top-level document property holding the reference time. */
   field: string;
   /** Seconds, or a duration without months/years (`"90 days"`, `"PT1H"`). `0`: the field is the expiry time. */
   expireAfter: TtlInput;
+  tiers?: never;
   /** Unit of numeric field values. Default `"s"`. */
   unit?: TimeUnit;
+}
+
+/** A TTL index with tiers (YDB): exactly one of `expireAfter` and `tiers`. */
+export interface TtlIndexWithTiers {
+  /** The top-level document property holding the reference time. */
+  field: string;
+  /** The tiers, each reached at `reference + after`; see `TtlTiers`. */
+  tiers: TtlTiers;
+  expireAfter?: never;
+  /** Unit of numeric field values. Default `"s"`. */
+  unit?: TimeUnit;
+}
+
+/**
+ * An archive tier: at `reference + after` the document leaves the live data (`get`, `values`,
+ * `count` no longer show it) and is readable through `collection.archive`. `after`: seconds, or
+ * a duration without months/years, as `expireAfter`.
+ */
+export interface ArchiveTier {
+  after: TtlInput;
+  action: "archive";
+}
+
+/** A delete tier: at `reference + after` the document is deleted (from the archive, if it was archived). `after` as in `ArchiveTier`. */
+export interface DeleteTier {
+  after: TtlInput;
+  action: "delete";
+}
+
+/**
+ * A TTL index's tiers: one or two, only the last may delete.
+ * - `[{ after, action: "delete" }]`: the same as `expireAfter: after`;
+ * - `[{ after, action: "archive" }]`: archived at `after` and kept there until
+ *   `collection.archive.clear()`;
+ * - `[{ after, action: "archive" }, { after, action: "delete" }]`: archived, then deleted at
+ *   the second tier, whose `after` must be larger.
+ * Anything else is refused with a `TypeError` or `RangeError` saying what is accepted.
+ */
+export type TtlTiers = readonly [DeleteTier | ArchiveTier] | readonly [ArchiveTier, DeleteTier];
+
+/** A tier as stored: `after` in seconds. */
+export interface TtlTierInfo {
+  after: number;
+  action: "archive" | "delete";
 }
 
 /** `ttlIndex()`: the TTL index as stored, `expireAfter` in seconds. */
 export interface TtlIndexInfo {
   field: string;
+  /** Seconds; with tiers, the first tier's `after` (when documents leave the live data). */
   expireAfter: number;
   unit: TimeUnit;
+  /**
+   * The tiers, `after` in seconds, when the index has an archive tier (a single delete tier is
+   * reported as `expireAfter` alone).
+   */
+  tiers?: TtlTierInfo[];
 }
 
 /** Options of `store.collection(name, options)`. */
@@ -247,6 +492,10 @@ export class Collection {
   clear(): Promise<void>;
   /** Changes the TTL window (MongoDB `collMod`): O(1), no document is rewritten. */
   setExpireAfter(expireAfter: TtlInput): Promise<void>;
+  /** Changes the TTL index's tiers (same rules as `ttlIndex.tiers`): O(1), no document is rewritten. */
+  setTiers(tiers: TtlTiers): Promise<void>;
+  /** Documents past an archive tier, readable until their delete tier. */
+  readonly archive: Archive;
   /** The TTL index, or `null`. */
   ttlIndex(): TtlIndexInfo | null;
   /** Removes the TTL index (documents then never expire); `false` if there was none. */
@@ -325,9 +574,11 @@ export interface ImportReport {
 /**
  * A time-to-live key-value store over one IndexedDB database. Every method that touches the
  * database returns a Promise; bad arguments reject it with a `TypeError` or `RangeError` (nothing
- * is written), storage failures with an `Error` named `QuotaExceededError`, `StoreClosedError`,
- * `TimeoutError` (no answer within `timeoutMs`; the transaction was aborted),
- * `StoreUnavailableError` (no IndexedDB here, e.g. Node during SSR) or `StorageError`.
+ * is written), storage failures with an `Error` named `QuotaExceededError` (the browser refused
+ * the write for space, or `maxEntries` could not be kept), `StoreClosedError`, `TimeoutError` (no
+ * answer within `timeoutMs`; the transaction was aborted), `StoreUnavailableError` (no IndexedDB
+ * here, e.g. Node during SSR) or `StorageError`. A `HandOffError` (`onExpire` failed) never
+ * rejects a call: it arrives in an `"error"` event.
  *
  * Options arguments are plain objects; `undefined` or `null` means none. Anything else (a `Date`,
  * a boxed number, an array, a DOM node) is refused with a `TypeError`, as is an argument whose
@@ -351,6 +602,30 @@ export class TtlStore {
    * tell that it was lost rather than never written.
    */
   readonly isNew: boolean;
+  /**
+   * `"total"` when the browser deleted a corrupt database and this `open()` created it again
+   * (Chromium's `IDBVersionChangeEvent.dataLoss`; `isNew` is `true` then too), else `"none"`.
+   * Read from the upgrade event in a window: Firefox, WebKit and workers always say `"none"`.
+   * `isNew && dataLoss === "total"` means the browser threw data away: fetch it again from the
+   * server tier.
+   */
+  readonly dataLoss: "none" | "total";
+  /** The browser's reason for a `dataLoss` of `"total"` (`"total"` if it gave none), else `""`. */
+  readonly dataLossMessage: string;
+  /** The key-value entries' archive (`archiveFor`): expired entries, readable until their delete tier. */
+  readonly archive: Archive;
+  /**
+   * `navigator.storage.estimate()`'s `usage` and `quota` (absent without a StorageManager) with
+   * the store's live and expired-but-still-stored entries.
+   */
+  estimate(): Promise<StoreEstimate>;
+  /**
+   * Asks for persistent storage (`navigator.storage.persist()`), which the browser does not
+   * evict under pressure; resolves to whether it is granted (`false` without a StorageManager).
+   * Firefox shows the user a permission prompt and the promise waits for the answer; Chromium
+   * grants by site engagement, without asking.
+   */
+  persistStorage(): Promise<boolean>;
   /** Writes `value` under `key`; resolves once committed. An expiry in the past removes the key. */
   set(key: Key, value: unknown, options?: SetOptions): Promise<void>;
   /** The value, or `undefined` if missing or expired. */
@@ -395,7 +670,7 @@ export class TtlStore {
   export(): Promise<Snapshot>;
   /** Restores a snapshot; what expired since the export is left out. */
   import(snapshot: Snapshot): Promise<ImportReport>;
-  /** Runs one reaper pass now. */
+  /** Runs one reaper pass now (with `onExpire`, awaiting it here). A failed hand-off resolves with `handOffFailed: true`. */
   reap(): Promise<ReapReport>;
   /** Reaper counters. */
   stats(): Stats;
@@ -408,6 +683,11 @@ export class TtlStore {
   resumeReaper(): void;
   /** Stops the reaper and closes the database; later calls reject with `StoreClosedError`. */
   close(): void;
+  /**
+   * `"expired"`: records a pass removed because they expired; `"change"`: a committed write;
+   * `"error"`: a background pass failed, or `onExpire` failed; `"evicted"`: entries a write
+   * evicted for `maxEntries` or `evictOnQuota`. Any other type throws a `TypeError`.
+   */
   addEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
   removeEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
 }

@@ -8,6 +8,11 @@ import {
   type Snapshot,
   type Stats,
   type ImportReport,
+  type Archive,
+  type ExpiredRecord,
+  type StoreEstimate,
+  type TtlIndexInfo,
+  type TtlTiers,
 } from "../../pkg/index.js";
 
 export async function readmeExamples(readings: object[]): Promise<unknown[]> {
@@ -67,4 +72,102 @@ export async function misuse(store: TtlStore): Promise<void> {
   store.isNew = false;
   // @ts-expect-error a Date is not an options object
   await store.set("k", 1, new Date());
+}
+
+// README, "Tiers, hand-off and storage pressure".
+export async function tiersHandOffAndPressure(): Promise<unknown[]> {
+  const store = await TtlStore.open("app-cache", {
+    archiveFor: "30 days",
+    onExpire: async (records) => {
+      const r = await fetch("/handoff", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(records),
+      });
+      if (!r.ok) throw new Error(`handoff: ${r.status}`);
+    },
+    maxEntries: 10_000,
+    evictOnQuota: true,
+  });
+  store.addEventListener("error", (e) => console.warn(e.detail.error.message, e.detail.records));
+  store.addEventListener("evicted", (e) => console.log(e.detail.reason, e.detail.keys));
+
+  const archived = await store.archive.get<{ user: number }>("session");
+  const estimate: StoreEstimate = await store.estimate();
+  const persisted: boolean = await store.persistStorage();
+  if (store.isNew && store.dataLoss === "total") {
+    console.log(store.dataLossMessage);
+  }
+
+  const events = await store.collection("events", {
+    ttlIndex: { field: "createdAt", tiers: [
+      { after: "7 days", action: "archive" },
+      { after: "90 days", action: "delete" },
+    ] },
+  });
+  await events.get(1);
+  const doc = await events.archive.get(1);
+  await events.setTiers([{ after: "1 day", action: "archive" }, { after: "30 days", action: "delete" }]);
+  const keepForever: TtlTiers = [{ after: 3600, action: "archive" }];
+  await events.setTiers(keepForever);
+  const tiers = [{ after: "1 day", action: "delete" }] as const;
+  await events.setTiers(tiers);
+  const index: TtlIndexInfo | null = events.ttlIndex();
+  const archive: Archive = events.archive;
+  const [values, count] = await Promise.all([archive.values(), archive.count(), store.archive.clear()]);
+
+  const report = await store.reap();
+  const stats = store.stats();
+  const counters: number[] = [
+    report.archived, report.handedOff, report.archiveRemoved,
+    stats.archivedTotal, stats.handedOff, stats.handOffWaiting, stats.handOffFailures, stats.evictedTotal,
+  ];
+  const failed: boolean = report.handOffFailed;
+  const usage: number | undefined = estimate.usage;
+  return [archived?.user, persisted, doc, index?.tiers?.[0]?.action, values, count, counters, failed, usage, estimate.live + estimate.expired];
+}
+
+// A server-tier hook narrows records by kind (examples/redis-handoff/).
+export function redisKey(r: ExpiredRecord): string {
+  switch (r.kind) {
+    case "entry": return `entry::${JSON.stringify(r.key)}`;
+    case "document": return `document:${r.name}:${JSON.stringify(r.key)}`;
+    case "events": {
+      const events: unknown[] = r.value;
+      return `events:${r.name}:${r.key}:${events.length}`;
+    }
+  }
+}
+
+export function expiryMs(r: ExpiredRecord): number | null {
+  return r.expiresAt === null ? null : r.expiresAt * 1000;
+}
+
+export async function tiersMisuse(store: TtlStore, events: Collection): Promise<void> {
+  // @ts-expect-error onExpire is a function
+  await TtlStore.open("x", { onExpire: 5 });
+  // @ts-expect-error maxEntries is a number
+  await TtlStore.open("x", { maxEntries: "10" });
+  // @ts-expect-error evictOnQuota is a boolean
+  await TtlStore.open("x", { evictOnQuota: "yes" });
+  // @ts-expect-error archiveFor is seconds or a duration
+  await TtlStore.open("x", { archiveFor: new Date() });
+  // @ts-expect-error archive keys are strings or numbers
+  await store.archive.get({});
+  // @ts-expect-error a tier's action is "archive" or "delete"
+  await store.collection("c", { ttlIndex: { field: "at", tiers: [{ after: 60, action: "move" }] } });
+  // @ts-expect-error expireAfter and tiers are exclusive
+  await store.collection("c", { ttlIndex: { field: "at", expireAfter: 60, tiers: [{ after: 60, action: "delete" }] } });
+  // @ts-expect-error only the last tier may delete
+  await events.setTiers([{ after: 60, action: "delete" }, { after: 600, action: "archive" }]);
+  // @ts-expect-error at most two tiers
+  await events.setTiers([{ after: 60, action: "archive" }, { after: 600, action: "archive" }, { after: 6000, action: "delete" }]);
+  // @ts-expect-error dataLoss is read-only
+  store.dataLoss = "none";
+  // @ts-expect-error the archive is read-only
+  store.archive = events.archive;
+  // @ts-expect-error "evicted" details have no collections
+  store.addEventListener("evicted", (e) => e.detail.collections);
+  // @ts-expect-error unknown eviction reason
+  store.addEventListener("evicted", (e) => e.detail.reason === "lru");
 }
