@@ -101,7 +101,7 @@ export function openChannel(name, target, onDefinition) {
         catchUp(Number(data.born));
       } else if (data.type === "definition") {
         onDefinition(data.definition);
-      } else if (data.detail && (data.type === "expired" || data.type === "change")) {
+      } else if (data.detail && (data.type === "expired" || data.type === "change" || data.type === "evicted")) {
         data.detail.remote = true;
         target.dispatchEvent(new CustomEvent(data.type, { detail: data.detail }));
       }

@@ -13,7 +13,7 @@ use crate::core::error::{Error, Result};
 use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Ttl, TtlInput};
 use crate::core::reaper::ReapLimits;
 use crate::core::text::js_number;
-use crate::core::ttl_index::TtlIndex;
+use crate::core::ttl_index::{tiers_secs, TierAction, TtlIndex};
 use crate::core::value::{from_value, Value};
 
 /// The largest whole number a JS number holds exactly (`Number.MAX_SAFE_INTEGER`).
@@ -228,6 +228,14 @@ struct TtlIndexIn {
     field: Option<Value>,
     expire_after: Option<Value>,
     unit: Option<Value>,
+    tiers: Option<Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct TierIn {
+    after: Option<Value>,
+    action: Option<Value>,
 }
 
 /// `{ keyPath, ttlIndex: { field, expireAfter, unit } }` of `store.collection(name, options)`.
@@ -241,17 +249,45 @@ pub fn collection_options(v: &Value) -> Result<(Option<String>, Option<TtlIndex>
 
 fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
     if matches!(v, Value::Null) {
-        return Err(wrong("ttlIndex", v, "{ field, expireAfter, unit? }"));
+        return Err(wrong("ttlIndex", v, "{ field, expireAfter or tiers, unit? }"));
     }
     let o: TtlIndexIn = from_value("ttlIndex", v)?;
     let example = "the name of a document field, e.g. \"createdAt\"";
     let field = field_name("ttlIndex.field", o.field.as_ref(), example)?
         .ok_or_else(|| wrong("ttlIndex.field", &Value::Undefined, example))?;
-    let after = o.expire_after.as_ref().ok_or_else(|| {
-        Error::InvalidType("ttlIndex needs expireAfter: seconds or a duration such as \"90 days\" (0: the field is the expiry time)".into())
-    })?;
     let unit = text_option("ttlIndex.unit", o.unit.as_ref(), "\"s\", \"ms\", \"us\" or \"ns\"")?;
-    TtlIndex::new(field, ttl_input("ttlIndex.expireAfter", after)?, unit)
+    match (&o.expire_after, &o.tiers) {
+        (Some(_), Some(_)) => Err(Error::InvalidType("ttlIndex has both expireAfter and tiers; give one (expireAfter is the one-tier shorthand)".into())),
+        (Some(after), None) => TtlIndex::new(field, ttl_input("ttlIndex.expireAfter", after)?, unit),
+        (None, Some(tiers)) => {
+            let (first, archive_until) = tiers_option("ttlIndex.tiers", tiers)?;
+            let mut index = TtlIndex::new(field, TtlInput::Seconds(first), unit)?;
+            index.archive_until_secs = archive_until;
+            Ok(index)
+        }
+        (None, None) => Err(Error::InvalidType(
+            "ttlIndex needs expireAfter: seconds or a duration such as \"90 days\" (0: the field is the expiry time), or tiers: [{ after, action: \"archive\" }, { after, action: \"delete\" }]".into(),
+        )),
+    }
+}
+
+/// `tiers` (of a `ttlIndex`, or `setTiers(tiers)`): an array of `{ after, action }`, as
+/// (`expire_after_secs`, `archive_until_secs`) (see [`tiers_secs`]).
+pub fn tiers_option(what: &str, v: &Value) -> Result<(f64, Option<f64>)> {
+    let Value::List(items) = v else {
+        return Err(wrong(what, v, "an array of { after, action: \"archive\" | \"delete\" }"));
+    };
+    let mut tiers = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("{what}[{i}]");
+        let t: TierIn = from_value(&at, item)?;
+        let after = t.after.as_ref().ok_or_else(|| Error::InvalidType(format!("{at} needs after: seconds or a duration such as \"7 days\"")))?;
+        let after = parse_exact_secs(&format!("{at}.after"), ttl_input(&format!("{at}.after"), after)?)?;
+        let action = text_option(&format!("{at}.action"), t.action.as_ref(), "\"archive\" or \"delete\"")?
+            .ok_or_else(|| Error::InvalidType(format!("{at} needs action: \"archive\" or \"delete\"")))?;
+        tiers.push((after, TierAction::parse(action).map_err(|e| prefix(e, &format!("{at}: ")))?));
+    }
+    tiers_secs(&tiers)
 }
 
 /// A duration that must be exact and above zero (`archiveFor`, a tier's `after`), in ms.
@@ -432,9 +468,26 @@ mod tests {
         assert_eq!(kp.as_deref(), Some("sid"));
         assert_eq!(ttl.unwrap().expire_after_secs, 3600.0);
         let m = type_error(collection_options(&rec(&[("ttlIndex", rec(&[("field", Text("at".into())), ("after", Number(1.0))]))])));
-        assert_eq!(m, "ttlIndex has an unknown option \"after\"; accepted: field, expireAfter, unit");
+        assert_eq!(m, "ttlIndex has an unknown option \"after\"; accepted: field, expireAfter, unit, tiers");
         let m = type_error(collection_options(&rec(&[("ttlIndex", Null)])));
         assert!(m.starts_with("ttlIndex null is not accepted"), "{m}");
+        let tiers = |t: Value| collection_options(&rec(&[("ttlIndex", rec(&[("field", Text("at".into())), ("tiers", t)]))])).map(|(_, t)| t.unwrap());
+        let t = tiers(List(vec![
+            rec(&[("after", Text("7 days".into())), ("action", Text("archive".into()))]),
+            rec(&[("after", Number(90.0 * 86_400.0)), ("action", Text("delete".into()))]),
+        ]))
+        .unwrap();
+        assert_eq!((t.expire_after_secs, t.archive_until_secs), (7.0 * 86_400.0, Some(90.0 * 86_400.0)));
+        let m = type_error(tiers(List(vec![rec(&[("after", Number(1.0)), ("action", Text("move".into()))])])));
+        assert_eq!(m, "ttlIndex.tiers[0]: tier action \"move\" is not accepted; expected \"archive\" or \"delete\"");
+        let m = type_error(tiers(List(vec![rec(&[("after", Number(1.0)), ("when", Number(2.0))])])));
+        assert!(m.starts_with("ttlIndex.tiers[0] has an unknown option \"when\"; accepted: after, action"), "{m}");
+        let m = range_error(tiers(List(vec![rec(&[("after", Number(-1.0)), ("action", Text("delete".into()))])])));
+        assert!(m.starts_with("ttlIndex.tiers[0].after -1 is negative"), "{m}");
+        let m = type_error(tiers(Text("7 days".into())));
+        assert!(m.starts_with("ttlIndex.tiers \"7 days\" is not accepted; expected an array"), "{m}");
+        let m = type_error(collection_options(&rec(&[("ttlIndex", rec(&[("field", Text("at".into())), ("expireAfter", Number(1.0)), ("tiers", List(vec![]))]))])));
+        assert!(m.starts_with("ttlIndex has both expireAfter and tiers"), "{m}");
         assert!(series_options(&Undefined).unwrap().is_none());
         let m = type_error(series_options(&rec(&[("metaField", Text("s".into()))])));
         assert!(m.starts_with("timeSeries options need timeField"), "{m}");

@@ -76,6 +76,50 @@ pub struct TtlIndex {
     pub expire_after_secs: f64,
     /// Unit of numeric field values.
     pub unit: TimeUnit,
+    /// Tiers (YDB): `None`, documents are deleted at `expire_after_secs`; `Some(secs)`, they move
+    /// to the collection's archive then, and are deleted `secs` after their reference (infinite:
+    /// kept until `archive.clear()`).
+    pub archive_until_secs: Option<f64>,
+}
+
+/// What a tier does when a document reaches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TierAction {
+    /// Moves it out of the live data into the collection's archive.
+    Archive,
+    /// Deletes it (only the last tier may).
+    Delete,
+}
+
+impl TierAction {
+    /// `"archive"` or `"delete"`.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "archive" => Ok(TierAction::Archive),
+            "delete" => Ok(TierAction::Delete),
+            _ => Err(Error::InvalidType(format!("tier action {} is not accepted; expected \"archive\" or \"delete\"", quote(s)))),
+        }
+    }
+}
+
+/// `ttlIndex.tiers` as (`expire_after_secs`, `archive_until_secs`): one `delete` tier is
+/// `expireAfter`; one `archive` tier archives for good; an `archive` tier then a later `delete`
+/// tier archives until the second. Anything else is refused, saying what is accepted.
+pub fn tiers_secs(tiers: &[(f64, TierAction)]) -> Result<(f64, Option<f64>)> {
+    const SHAPES: &str = "one tier ({ after, action: \"delete\" } or { after, action: \"archive\" }) or an archive tier followed by a later delete tier";
+    match tiers {
+        [(after, TierAction::Delete)] => Ok((*after, None)),
+        [(after, TierAction::Archive)] => Ok((*after, Some(f64::INFINITY))),
+        [(first, TierAction::Archive), (last, TierAction::Delete)] if last > first => Ok((*first, Some(*last))),
+        [(first, TierAction::Archive), (last, TierAction::Delete)] => Err(Error::OutOfRange(format!(
+            "ttlIndex.tiers: the delete tier's after ({} s) must be later than the archive tier's ({} s)",
+            crate::core::text::js_number(*last),
+            crate::core::text::js_number(*first)
+        ))),
+        [] => Err(Error::InvalidType(format!("ttlIndex.tiers is empty; expected {SHAPES}"))),
+        [(_, TierAction::Delete), _, ..] => Err(Error::InvalidType(format!("ttlIndex.tiers: only the last tier may delete; expected {SHAPES}"))),
+        _ => Err(Error::InvalidType(format!("ttlIndex.tiers has {} tiers of that shape; expected {SHAPES}", tiers.len()))),
+    }
 }
 
 impl TtlIndex {
@@ -91,6 +135,7 @@ impl TtlIndex {
             field: field.to_owned(),
             expire_after_secs: parse_exact_secs("ttlIndex.expireAfter", expire_after)?,
             unit: unit.map(TimeUnit::parse).transpose()?.unwrap_or(TimeUnit::Seconds),
+            archive_until_secs: None,
         })
     }
 
@@ -117,6 +162,21 @@ impl TtlIndex {
     /// Documents whose reference is at or before this instant are expired at `now_ms`.
     pub fn expired_through_ms(&self, now_ms: f64) -> f64 {
         now_ms - self.expire_after_secs * 1000.0
+    }
+
+    /// Documents archived at or before this instant reached their delete tier at `now_ms`
+    /// (`None`: the index has no archive tier).
+    pub fn archive_through_ms(&self, now_ms: f64) -> Option<f64> {
+        self.archive_until_secs.map(|secs| now_ms - secs * 1000.0)
+    }
+
+    /// The tiers as given: `[(after secs, action)]`.
+    pub fn tiers(&self) -> Vec<(f64, TierAction)> {
+        match self.archive_until_secs {
+            None => vec![(self.expire_after_secs, TierAction::Delete)],
+            Some(until) if until.is_infinite() => vec![(self.expire_after_secs, TierAction::Archive)],
+            Some(until) => vec![(self.expire_after_secs, TierAction::Archive), (until, TierAction::Delete)],
+        }
     }
 
     /// When a document with reference `reference_ms` expires.
@@ -202,6 +262,38 @@ mod tests {
         assert!(matches!(&e, Error::OutOfRange(m) if m.contains("ttlIndex.expireAfter")), "{e}");
         let e = TtlIndex::new("at", TtlInput::Seconds(-1.0), None).unwrap_err();
         assert!(matches!(&e, Error::OutOfRange(m) if m.contains("ttlIndex.expireAfter -1")), "{e}");
+    }
+
+    #[test]
+    fn tiers_are_one_delete_one_archive_or_archive_then_delete() {
+        use TierAction::{Archive, Delete};
+        assert_eq!(tiers_secs(&[(60.0, Delete)]).unwrap(), (60.0, None));
+        assert_eq!(tiers_secs(&[(60.0, Archive)]).unwrap(), (60.0, Some(f64::INFINITY)));
+        assert_eq!(tiers_secs(&[(60.0, Archive), (600.0, Delete)]).unwrap(), (60.0, Some(600.0)));
+        let refused = [
+            (vec![], "ttlIndex.tiers is empty"),
+            (vec![(60.0, Delete), (600.0, Archive)], "only the last tier may delete"),
+            (vec![(60.0, Delete), (600.0, Delete)], "only the last tier may delete"),
+            (vec![(60.0, Archive), (600.0, Archive)], "has 2 tiers of that shape"),
+            (vec![(60.0, Archive), (120.0, Archive), (600.0, Delete)], "has 3 tiers"),
+            (vec![(600.0, Archive), (60.0, Delete)], "must be later than the archive tier's (600 s)"),
+            (vec![(60.0, Archive), (60.0, Delete)], "must be later"),
+        ];
+        for (tiers, part) in refused {
+            let e = tiers_secs(&tiers).unwrap_err();
+            assert!(e.to_string().contains(part), "{tiers:?}: {e}");
+        }
+        assert!(TierAction::parse("move").unwrap_err().to_string().contains("tier action \"move\" is not accepted"));
+        // The tiers read back as given, and the archive's delete cut-off follows them.
+        let mut i = index("s", 60.0);
+        assert_eq!(i.tiers(), vec![(60.0, Delete)]);
+        assert_eq!(i.archive_through_ms(T), None);
+        i.archive_until_secs = Some(600.0);
+        assert_eq!(i.tiers(), vec![(60.0, Archive), (600.0, Delete)]);
+        assert_eq!(i.archive_through_ms(T), Some(T - 600_000.0));
+        i.archive_until_secs = Some(f64::INFINITY);
+        assert_eq!(i.tiers(), vec![(60.0, Archive)]);
+        assert_eq!(i.archive_through_ms(T), Some(f64::NEG_INFINITY));
     }
 
     #[test]

@@ -357,7 +357,8 @@ export async function offerRange(db, name, lower, upper, limit, how, into, ms) {
   if (how.hook) {
     const action = how.archive ? "archive" : "delete";
     await answer(how.hook, items.map(([key, time, value]) => {
-      const r = { kind: how.kind, key, value, expiresAt: (time + how.after) / 1000, action };
+      const at = time + how.after;
+      const r = { kind: how.kind, key, value, expiresAt: Number.isFinite(at) ? at / 1000 : null, action };
       if (how.name !== undefined) r.name = how.name;
       return r;
     }), ms);
@@ -368,7 +369,7 @@ export async function offerRange(db, name, lower, upper, limit, how, into, ms) {
   for (const pk of pks) from_.delete(pk);
   if (how.archive) {
     const archive = tx.objectStore("archive"), byItem = archive.index("by_item");
-    for (const [i, e, v] of items) archivePut(archive, byItem, { c: how.c, d: e + how.after, i, e, v });
+    for (const [i, t, v] of items) archivePut(archive, byItem, { c: how.c, t, i, v });
   }
   await done;
   for (const [key] of items) into.push(key);
@@ -426,9 +427,10 @@ function archivePut(archive, byItem, rec) {
   };
 }
 
-// Archive `c`'s records not yet at their delete tier at `now` (-Infinity: all of them).
-export function archiveRange(c, now) { return IDBKeyRange.bound([c, now, []], [c, []], true, true); }
-export function archivedValue(rec, now) { return rec !== undefined && rec.d > now ? rec.v : undefined; }
+// Archive `c`'s records keyed by a time after `cutoff` (now minus the delete tier's after: those
+// not yet at their delete tier; -Infinity: all of them).
+export function archiveRange(c, cutoff) { return IDBKeyRange.bound([c, cutoff, []], [c, []], true, true); }
+export function archivedValue(rec, cutoff) { return rec !== undefined && rec.t > cutoff ? rec.v : undefined; }
 
 // maxEntries, in the write's transaction, after its puts: while the store holds more than `cap`
 // entries (live ones only, when `liveOnly`: expired ones then wait for onExpire), evicts entries

@@ -62,6 +62,9 @@ impl Definition {
                     set(&x, "field", t.field.as_str().into());
                     set(&x, "expireAfterSecs", t.expire_after_secs.into());
                     set(&x, "unit", t.unit.name().into());
+                    if let Some(until) = t.archive_until_secs {
+                        set(&x, "archiveUntilSecs", until.into());
+                    }
                     x.into()
                 });
                 set(&o, "ttlIndex", ttl_js);
@@ -96,6 +99,8 @@ impl Definition {
                         field: text(&ttl_js, "field")?,
                         expire_after_secs: get(&ttl_js, "expireAfterSecs").as_f64()?,
                         unit: TimeUnit::parse(&text(&ttl_js, "unit")?).ok()?,
+                        // Absent in definitions written before tiers: delete at expireAfter.
+                        archive_until_secs: get(&ttl_js, "archiveUntilSecs").as_f64(),
                     })
                 } else {
                     None

@@ -62,10 +62,12 @@ const BY_ID: &str = "by_id";
 /// span start, sequence]`.
 const BUCKETS: &str = "buckets";
 const BY_BUCKET: &str = "by_bucket";
-/// Archived records (`archiveFor`, archive tiers): `{ c, d, i, e, v }` keyed `[c, delete-at ms,
-/// key or id]`, where `c` is `0` for the key-value entries and the collection's name for its
-/// documents, so each one's archive is one key range and what reached its delete tier is a range
-/// at the front of it, reaped like expired entries. `e` is the expiry (or reference) it had.
+/// Archived records (`archiveFor`, archive tiers): `{ c, t, i, v }` keyed `[c, t, key or id]`,
+/// where `c` is `0` for the key-value entries and the collection's name for its documents, and
+/// `t` the time the record was keyed by in the live data (an entry's expiry, a document's
+/// reference). So each one's archive is one key range, what reached its delete tier (`t` +
+/// `archiveFor` or the delete tier's `after`) is a range at its front, reaped like expired
+/// entries, and changing the tiers rewrites nothing.
 const ARCHIVE: &str = "archive";
 /// Unique index on `[c, i]`: one archived record per key.
 const BY_ITEM: &str = "by_item";
@@ -121,9 +123,9 @@ extern "C" {
     #[wasm_bindgen(js_name = writeTx, catch)]
     fn write_tx_js(db: &web_sys::IdbDatabase, names: &JsValue) -> std::result::Result<IdbTransaction, JsValue>;
     #[wasm_bindgen(js_name = archiveRange)]
-    fn archive_range(c: &JsValue, now: f64) -> IdbKeyRange;
+    fn archive_range(c: &JsValue, cutoff: f64) -> IdbKeyRange;
     #[wasm_bindgen(js_name = archivedValue)]
-    fn archived_value(rec: &JsValue, now: f64) -> JsValue;
+    fn archived_value(rec: &JsValue, cutoff: f64) -> JsValue;
     #[wasm_bindgen(js_name = dataLossNow)]
     fn data_loss_now() -> Option<String>;
     #[wasm_bindgen(js_name = storageEstimate)]
@@ -155,9 +157,9 @@ impl Expired {
     }
 
     /// The entries archived with `archiveFor` (`c` = 0) or a collection's archived documents
-    /// (`c` = its name) whose delete tier is at or before `now`.
-    pub fn archived(c: &JsValue, now: f64) -> Self {
-        let upper = Array::of3(c, &now.into(), &Array::new()).into();
+    /// (`c` = its name) that were keyed by a time at or before `cutoff`: past their delete tier.
+    pub fn archived(c: &JsValue, cutoff: f64) -> Self {
+        let upper = Array::of3(c, &cutoff.into(), &Array::new()).into();
         Expired { store: ARCHIVE, op: "reaping the archive", lower: Array::of1(c).into(), upper, part: 2, offer: None }
     }
 
@@ -183,7 +185,8 @@ pub struct Offer<'a> {
     /// The collection or time series (`None` for entries).
     pub name: Option<&'a str>,
     /// Added to a record's time (expiry, reference, latest event) to get the `expiresAt` it is
-    /// offered with: for a delete, when it expired; for an archive move, its delete tier.
+    /// offered with: for a delete, when it expired; for an archive move, its delete tier
+    /// (infinite: none, offered as `null`).
     pub after_ms: f64,
     /// Moves the records to the archive (`c` = this) instead of deleting them.
     pub archive: Option<JsValue>,
@@ -214,7 +217,7 @@ impl Offer<'_> {
 pub struct Cap {
     /// The most live entries kept.
     pub max: u32,
-    /// `onExpire` is set: expired entries are not the cap's to remove.
+    /// Expired entries wait for `onExpire` or the archive: they are not the cap's to remove.
     pub live_only: bool,
 }
 
@@ -344,7 +347,7 @@ impl Conn {
                 }
                 if old < 3.0 {
                     // A new store only: an upgrade from version 2 rewrites nothing.
-                    let archive = db.create_object_store(ARCHIVE).with_key_path(KeyPath::from(["c", "d", "i"])).build()?;
+                    let archive = db.create_object_store(ARCHIVE).with_key_path(KeyPath::from(["c", "t", "i"])).build()?;
                     archive.create_index(BY_ITEM, KeyPath::from(["c", "i"])).with_unique(true).build()?;
                 }
                 Ok(())
@@ -714,27 +717,28 @@ impl Conn {
     }
 
     /// The archived value of `key` in archive `c` (0: the entries; a collection's name), or
-    /// `undefined` if it is not there or reached its delete tier.
-    pub async fn archive_get(&self, c: &JsValue, key: &JsValue, now: f64) -> Result<JsValue> {
+    /// `undefined` if it is not there or was keyed by a time at or before `cutoff` (past its
+    /// delete tier).
+    pub async fn archive_get(&self, c: &JsValue, key: &JsValue, cutoff: f64) -> Result<JsValue> {
         let op = "reading the archive";
         let store = self.read(op, ARCHIVE)?;
         let rec = self.settle(op, &self.js(op, index_named(&store, BY_ITEM)?.get(&Array::of2(c, key)))?).await?;
-        Ok(archived_value(&rec, now))
+        Ok(archived_value(&rec, cutoff))
     }
 
-    /// Archived values of archive `c` not yet at their delete tier, soonest deleted first.
-    pub async fn archive_values(&self, c: &JsValue, now: f64) -> Result<Array> {
+    /// Archived values of archive `c` after `cutoff`, soonest deleted first.
+    pub async fn archive_values(&self, c: &JsValue, cutoff: f64) -> Result<Array> {
         let op = "reading the archive";
         let store = self.read(op, ARCHIVE)?;
-        let recs: Array = self.settle(op, &self.js(op, store.get_all_with_key(&archive_range(c, now)))?).await?.unchecked_into();
+        let recs: Array = self.settle(op, &self.js(op, store.get_all_with_key(&archive_range(c, cutoff)))?).await?.unchecked_into();
         Ok(collections::all_docs(&recs))
     }
 
-    /// How many records archive `c` holds that have not reached their delete tier.
-    pub async fn archive_count(&self, c: &JsValue, now: f64) -> Result<u32> {
+    /// How many records archive `c` holds after `cutoff`.
+    pub async fn archive_count(&self, c: &JsValue, cutoff: f64) -> Result<u32> {
         let op = "counting the archive";
         let store = self.read(op, ARCHIVE)?;
-        let n = self.settle(op, &self.js(op, store.count_with_key(&archive_range(c, now)))?).await?;
+        let n = self.settle(op, &self.js(op, store.count_with_key(&archive_range(c, cutoff)))?).await?;
         Ok(n.as_f64().unwrap_or(0.0) as u32)
     }
 

@@ -112,7 +112,25 @@ impl Collection {
         })
     }
 
-    /// The TTL index: `{ field, expireAfter, unit }` (expireAfter in seconds), or `null`.
+    /// Changes the tiers (`[{ after, action }]`) without rewriting any document.
+    #[wasm_bindgen(js_name = setTiers)]
+    pub fn set_tiers(&self, tiers: JsValue) -> Promise {
+        let c = self.inner.clone();
+        promise(async move {
+            let (first, archive_until) = convert::tiers(&tiers)?;
+            c.set_tiers(first, archive_until).await?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// The documents past an archive tier, readable until the delete tier.
+    #[wasm_bindgen(getter)]
+    pub fn archive(&self) -> super::Archive {
+        super::Archive { store: self.inner.store().clone(), c: self.inner.name().into(), of: Some(self.inner.clone()) }
+    }
+
+    /// The TTL index: `{ field, expireAfter, unit }` (expireAfter in seconds; with an archive
+    /// tier, `tiers: [{ after, action }]` too), or `null`.
     #[wasm_bindgen(js_name = ttlIndex)]
     pub fn ttl_index(&self) -> JsValue {
         self.inner.ttl_index().map_or(JsValue::NULL, |t| {
@@ -120,6 +138,19 @@ impl Collection {
             set(&o, "field", t.field.as_str().into());
             set(&o, "expireAfter", t.expire_after_secs.into());
             set(&o, "unit", t.unit.name().into());
+            if t.archive_until_secs.is_some() {
+                let tiers: js_sys::Array = t
+                    .tiers()
+                    .into_iter()
+                    .map(|(after, action)| {
+                        let tier = Object::new();
+                        set(&tier, "after", after.into());
+                        set(&tier, "action", if action == crate::core::ttl_index::TierAction::Archive { "archive" } else { "delete" }.into());
+                        JsValue::from(tier)
+                    })
+                    .collect();
+                set(&o, "tiers", tiers.into());
+            }
             o.into()
         })
     }

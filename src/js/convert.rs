@@ -169,6 +169,11 @@ pub fn expire_after(v: &JsValue) -> Result<f64> {
     options::expire_after(&value(v, "expireAfter")?)
 }
 
+/// `tiers` of `setTiers(tiers)`: (`expire_after_secs`, `archive_until_secs`).
+pub fn tiers(v: &JsValue) -> Result<(f64, Option<f64>)> {
+    options::tiers_option("tiers", &value(v, "tiers")?)
+}
+
 /// `{ meta, from, to }` of `query` (`meta` replaced by its grouping key in the edge).
 pub fn query_options(v: &JsValue) -> Result<Query> {
     options::query_options(&plain_keyed(v, "query options", Some("meta"))?)

@@ -119,7 +119,7 @@ impl TtlStore {
     /// The entries' archive (`archiveFor`): expired entries, readable until their delete tier.
     #[wasm_bindgen(getter)]
     pub fn archive(&self) -> Archive {
-        Archive { store: self.store.clone(), c: JsValue::from_f64(0.0) }
+        Archive { store: self.store.clone(), c: JsValue::from_f64(0.0), of: None }
     }
 
     /// `navigator.storage.estimate()`'s `usage` and `quota` with the live and expired entries.

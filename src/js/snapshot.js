@@ -64,7 +64,12 @@ export function buildSnapshot(database, now, entryRecs, collections, series) {
   }
   for (const [def, recs] of collections) {
     const ttl = def.ttlIndex;
-    const out = { name: def.name, keyPath: def.keyPath, ttlIndex: ttl && { field: ttl.field, expireAfter: ttl.expireAfterSecs, unit: ttl.unit }, documents: [] };
+    // An index with an archive tier is exported with its tiers (the archive itself is not).
+    const until = ttl && ttl.archiveUntilSecs;
+    const tiers = until === undefined ? undefined
+      : [{ after: ttl.expireAfterSecs, action: "archive" }, ...(Number.isFinite(until) ? [{ after: until, action: "delete" }] : [])];
+    const index = ttl && (tiers ? { field: ttl.field, tiers, unit: ttl.unit } : { field: ttl.field, expireAfter: ttl.expireAfterSecs, unit: ttl.unit });
+    const out = { name: def.name, keyPath: def.keyPath, ttlIndex: index, documents: [] };
     for (const r of recs) {
       const expiresAt = ttl && r.r !== Infinity ? r.r + ttl.expireAfterSecs * 1000 : Infinity;
       if (expiresAt <= now) continue;

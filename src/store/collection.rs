@@ -100,6 +100,11 @@ impl Collection {
         &self.name
     }
 
+    /// The store it belongs to.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// The document property holding its id.
     pub fn key_path(&self) -> &str {
         &self.key_path
@@ -115,7 +120,7 @@ impl Collection {
         let state = self.state.borrow();
         let index = match (&state.ttl, &state.keyed_by) {
             (Some(t), _) => t.clone(),
-            (None, Some((field, unit))) => TtlIndex { field: field.clone(), expire_after_secs: 0.0, unit: *unit },
+            (None, Some((field, unit))) => TtlIndex { field: field.clone(), expire_after_secs: 0.0, unit: *unit, archive_until_secs: None },
             (None, None) => return f64::INFINITY,
         };
         index.reference_ms(v).unwrap_or(f64::INFINITY)
@@ -197,6 +202,30 @@ impl Collection {
         self.save(next).await?;
         self.changed("setExpireAfter", Array::new());
         Ok(())
+    }
+
+    /// Changes the tiers (YDB): only the definition is written, no document (archived ones are
+    /// keyed by their reference too, so the delete tier moves with it).
+    pub async fn set_tiers(&self, expire_after_secs: f64, archive_until_secs: Option<f64>) -> Result<()> {
+        let mut next = self.stored().await?;
+        let Some(ttl) = next.ttl.as_mut() else {
+            return Err(Error::InvalidType(format!(
+                "collection {} has no TTL index to change; create one with store.collection({}, {{ ttlIndex: {{ field, tiers }} }})",
+                quote(&self.name),
+                quote(&self.name)
+            )));
+        };
+        ttl.expire_after_secs = expire_after_secs;
+        ttl.archive_until_secs = archive_until_secs;
+        self.save(next).await?;
+        self.changed("setTiers", Array::new());
+        Ok(())
+    }
+
+    /// How long after its reference an archived document stays readable, in ms (0 without an
+    /// archive tier: then nothing archived is shown).
+    pub fn archive_after_ms(&self) -> f64 {
+        self.state.borrow().ttl.as_ref().and_then(|t| t.archive_until_secs).map_or(0.0, |s| s * 1000.0)
     }
 
     /// Removes the TTL index: documents never expire any more (they keep their keys, so adding

@@ -183,7 +183,7 @@ impl Store {
     }
 
     /// lscache's policy for a write refused for space: evict (expired entries first, unless
-    /// they wait for onExpire, then the soonest to expire; never one without expiry nor one of
+    /// they wait for onExpire or the archive, then the soonest to expire; never one without expiry nor one of
     /// the write's keys) 1, 2, 4... times as many entries as the write puts, retrying after each
     /// round, until it fits or nothing is left to evict. What went is one `"evicted"` event
     /// (reason `"quota"`); a write still refused says how much was evicted.
@@ -193,7 +193,7 @@ impl Store {
         let mut done = refused;
         for round in 0..MAX_EVICT_ROUNDS {
             let n = (writes.len().max(1) as u32).saturating_mul(1 << round);
-            let evicted = conn.make_room(n, &own, self.0.hook.is_some(), now_ms()).await?;
+            let evicted = conn.make_room(n, &own, self.expired_wait(), now_ms()).await?;
             if evicted.length() == 0 {
                 break;
             }
@@ -218,7 +218,13 @@ impl Store {
 
     /// `maxEntries` as writes apply it.
     fn cap(&self) -> Option<Cap> {
-        self.0.config.max_entries.map(|max| Cap { max, live_only: self.0.hook.is_some() })
+        self.0.config.max_entries.map(|max| Cap { max, live_only: self.expired_wait() })
+    }
+
+    /// Whether expired entries wait for the reaper (to be offered to onExpire or archived), so
+    /// that neither a cap nor the quota may delete them first.
+    fn expired_wait(&self) -> bool {
+        self.0.hook.is_some() || self.0.config.archive_for_ms.is_some()
     }
 
     /// Counts and announces (`"evicted"`, here and in every member) entries a write evicted.
@@ -373,16 +379,26 @@ impl Store {
             }
         };
         let mut turns = vec![(Whose::Entries, entries)];
+        let mut archives = vec![Expired::archived(&JsValue::from_f64(ENTRIES_ARCHIVE), started - archive_for.unwrap_or(0.0))];
         for def in &defs {
             match def {
                 Definition::Collection { name, ttl: Some(ttl), .. } => {
                     let docs = Expired::docs(name, ttl.expired_through_ms(started));
-                    let after_ms = ttl.expire_after_secs * 1000.0;
-                    let docs = match hook {
-                        None => docs,
-                        Some(_) => docs.offered(Offer { kind: "document", name: Some(name), after_ms, archive: None, hook }.to_js()),
+                    // An archive tier offers each document with its delete tier; without one,
+                    // with its expiry.
+                    let (after_ms, archive) = match ttl.archive_until_secs {
+                        Some(until) => (until * 1000.0, Some(JsValue::from_str(name))),
+                        None => (ttl.expire_after_secs * 1000.0, None),
+                    };
+                    let docs = match (hook, &archive) {
+                        (None, None) => docs,
+                        _ => docs.offered(Offer { kind: "document", name: Some(name), after_ms, archive, hook }.to_js()),
                     };
                     turns.push((Whose::Collection(name), docs));
+                    // What reached the delete tier leaves the archive (everything archived, once
+                    // the tier is gone).
+                    let cutoff = ttl.archive_through_ms(started).unwrap_or(started);
+                    archives.push(Expired::archived(&JsValue::from_str(name), cutoff));
                 }
                 Definition::Series { name, options } => {
                     if let Some(cutoff) = options.expired_through_ms(started) {
@@ -398,12 +414,17 @@ impl Store {
                 _ => {}
             }
         }
-        // Last, what reached its delete tier in the entries' archive: a plain range delete.
-        turns.push((Whose::Archive, Expired::archived(&JsValue::from_f64(ENTRIES_ARCHIVE), started)));
+        // Last, what reached its delete tier in the archives: plain range deletes.
+        turns.extend(archives.into_iter().map(|a| (Whose::Archive, a)));
         let mut report = ReapReport::default();
         let (mut removed, mut capped, mut failure) = (0u32, false, None);
         let (mut keys, doc_ids, buckets) = (JsValue::UNDEFINED, Object::new(), Object::new());
         for (whose, expired) in &turns {
+            // After a failed hand-off the live turns wait for the next pass; the archives' delete
+            // tiers, which offer nothing, still run.
+            if failure.is_some() && !matches!(whose, Whose::Archive) {
+                continue;
+            }
             let ids = Array::new();
             let before = removed;
             let (here, hit) = match drain(&conn, limits, &mut removed, expired, &ids).await {
@@ -419,7 +440,7 @@ impl Store {
             if matches!(whose, Whose::Archive) {
                 // Not live data: counted apart, and no "expired" event.
                 removed -= here;
-                report.archive_removed = here;
+                report.archive_removed += here;
                 continue;
             }
             if hook.is_some() {
@@ -440,9 +461,6 @@ impl Store {
                 }
                 _ => {}
             }
-            if failure.is_some() {
-                break;
-            }
         }
         report.hand_off_failed = failure.is_some();
         // Only a pass stopped by a cap or a failed hand-off can have left expired records behind
@@ -461,19 +479,24 @@ impl Store {
     }
 
     /// The archived value of `key` (`c`: 0 for the entries, a collection's name), `undefined`
-    /// if not archived or past its delete tier.
-    pub async fn archive_get(&self, c: &JsValue, key: &JsValue) -> Result<JsValue> {
-        self.conn()?.archive_get(c, key, now_ms()).await
+    /// if not archived or past its delete tier, `after_ms` after the time it was keyed by.
+    pub async fn archive_get(&self, c: &JsValue, after_ms: f64, key: &JsValue) -> Result<JsValue> {
+        self.conn()?.archive_get(c, key, now_ms() - after_ms).await
     }
 
     /// Archived values not yet at their delete tier, soonest deleted first.
-    pub async fn archive_values(&self, c: &JsValue) -> Result<Array> {
-        self.conn()?.archive_values(c, now_ms()).await
+    pub async fn archive_values(&self, c: &JsValue, after_ms: f64) -> Result<Array> {
+        self.conn()?.archive_values(c, now_ms() - after_ms).await
     }
 
     /// How many archived records have not reached their delete tier.
-    pub async fn archive_count(&self, c: &JsValue) -> Result<u32> {
-        self.conn()?.archive_count(c, now_ms()).await
+    pub async fn archive_count(&self, c: &JsValue, after_ms: f64) -> Result<u32> {
+        self.conn()?.archive_count(c, now_ms() - after_ms).await
+    }
+
+    /// How long archived entries stay (`archiveFor`), in ms; 0 without it.
+    pub fn entries_archive_ms(&self) -> f64 {
+        self.0.config.archive_for_ms.unwrap_or(0.0)
     }
 
     /// Empties an archive.

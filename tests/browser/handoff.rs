@@ -330,3 +330,100 @@ async fn database_exists(name: &str) -> bool {
     let list = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(js("indexedDB.databases()"))).await.unwrap();
     Array::from(&list).iter().any(|d| field(&d, "name") == name)
 }
+
+#[wasm_bindgen_test]
+async fn collection_tiers_archive_then_delete_and_changing_them_rewrites_nothing() {
+    let name = db_name("tiers");
+    let h = hook(0);
+    let s = open_hooked(&name, "({ autoReap: false })", &h).await;
+    let now = js_sys::Date::now() / 1000.0;
+    let c = call(&s, "collection", &["logs".into(), js("({ ttlIndex: { field: 'at', tiers: [{ after: 60, action: 'archive' }, { after: '1h', action: 'delete' }] } })")]).await;
+    assert_eq!(
+        json(&call(&c, "ttlIndex", &[]).await),
+        "{\"field\":\"at\",\"expireAfter\":60,\"unit\":\"s\",\"tiers\":[{\"after\":60,\"action\":\"archive\"},{\"after\":3600,\"action\":\"delete\"}]}"
+    );
+    // a: past the archive tier; b: past both; c: live.
+    let docs = format!("[{{ id: 'a', at: {} }}, {{ id: 'b', at: {} }}, {{ id: 'c', at: {now} }}]", now - 100.0, now - 4000.0);
+    call(&c, "putMany", &[js(&docs)]).await;
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!((num(&field(&report, "archived")), num(&field(&report, "archiveRemoved"))), (2.0, 1.0), "{}", json(&report));
+    assert_eq!(num(&call(&c, "count", &[]).await), 1.0, "only c is live");
+    assert_eq!(call(&c, "get", &["a".into()]).await, JsValue::UNDEFINED);
+    let archive = field(&c, "archive");
+    assert_eq!(field(&call(&archive, "get", &["a".into()]).await, "id"), "a");
+    assert_eq!(call(&archive, "get", &["b".into()]).await, JsValue::UNDEFINED, "b was past its delete tier");
+    assert_eq!(num(&call(&archive, "count", &[]).await), 1.0);
+    assert_eq!(raw_store(&name, "archive", "getAll").await.length(), 1);
+    // Both were offered as archive moves, expiring at their delete tier.
+    let offered: Vec<JsValue> = Array::from(&calls(&h).get(0)).iter().collect();
+    let a = offered.iter().find(|r| field(r, "key") == "a").unwrap();
+    assert_eq!((field(a, "kind"), field(a, "name"), field(a, "action")), ("document".into(), "logs".into(), "archive".into()));
+    assert!((num(&field(a, "expiresAt")) - (now - 100.0 + 3600.0)).abs() < 0.01, "{}", json(a));
+    // A shorter delete tier applies at once to what is archived (nothing rewritten) ...
+    call(&c, "setTiers", &[js("[{ after: 60, action: 'archive' }, { after: 90, action: 'delete' }]")]).await;
+    assert_eq!(call(&archive, "get", &["a".into()]).await, JsValue::UNDEFINED);
+    assert_eq!(num(&call(&archive, "count", &[]).await), 0.0);
+    assert_eq!(num(&field(&call(&s, "reap", &[]).await, "archiveRemoved")), 1.0);
+    // ... and an archive tier alone keeps archived documents until clear().
+    call(&c, "setTiers", &[js("[{ after: 0.05, action: 'archive' }]")]).await;
+    sleep(100).await;
+    assert_eq!(num(&field(&call(&s, "reap", &[]).await, "archived")), 1.0);
+    let c_offer = Array::from(&calls(&h).get(1)).get(0);
+    assert_eq!(field(&c_offer, "expiresAt"), JsValue::NULL, "no delete tier: expiresAt null");
+    assert_eq!(field(&call(&archive, "get", &["c".into()]).await, "id"), "c");
+    call(&archive, "clear", &[]).await;
+    assert_eq!(num(&call(&archive, "count", &[]).await), 0.0);
+    // Bad tiers are refused by name, and change nothing.
+    let e = try_call(&c, "setTiers", &[js("[{ after: 5, action: 'delete' }, { after: 9, action: 'archive' }]")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["tiers: only the last tier may delete"]);
+    let e = try_call(&c, "setTiers", &[js("[{ after: 5, action: 'move' }]")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["tiers[0]: tier action \"move\" is not accepted"]);
+    let e = try_call(&s, "collection", &["other".into(), js("({ ttlIndex: { field: 'at', expireAfter: 5, tiers: [] } })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["ttlIndex has both expireAfter and tiers"]);
+    assert_eq!(json(&field(&call(&c, "ttlIndex", &[]).await, "tiers")), "[{\"after\":0.05,\"action\":\"archive\"}]");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn tiers_archive_without_a_hook_and_survive_a_reopen() {
+    let name = db_name("tiers-plain");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["drafts".into(), js("({ ttlIndex: { field: 'at', tiers: [{ after: 0, action: 'archive' }, { after: 3600, action: 'delete' }] } })")]).await;
+    let past = js_sys::Date::now() / 1000.0 - 10.0;
+    call(&c, "put", &[js(&format!("({{ id: 1, at: {past}, body: 'x' }})"))]).await;
+    assert_eq!(num(&field(&call(&s, "reap", &[]).await, "archived")), 1.0);
+    call(&s, "close", &[]).await;
+    let again = open_manual(&name).await;
+    let c = call(&again, "collection", &["drafts".into(), JsValue::UNDEFINED]).await;
+    assert_eq!(json(&field(&call(&c, "ttlIndex", &[]).await, "tiers")), "[{\"after\":0,\"action\":\"archive\"},{\"after\":3600,\"action\":\"delete\"}]");
+    assert_eq!(field(&call(&field(&c, "archive"), "get", &[1.into()]).await, "body"), "x");
+    call(&again, "close", &[]).await;
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn evictions_reach_every_member_and_the_archive_keeps_what_expired() {
+    let name = db_name("cap-members");
+    // archiveFor: expired entries wait for the archive, so the cap evicts only live ones.
+    let a = open(&name, js("({ autoReap: false, maxEntries: 2, archiveFor: 60 })")).await;
+    let b = open_manual(&name).await;
+    let heard = listen(&b, "evicted");
+    call(&a, "setMany", &[js("[['x', 1, { ttl: 0.05 }], ['near', 1, { ttl: 100 }]]")]).await;
+    sleep(100).await;
+    call(&a, "set", &["far".into(), 1.into(), js("({ ttl: 200 })")]).await;
+    call(&a, "set", &["farther".into(), 1.into(), js("({ ttl: 300 })")]).await;
+    for _ in 0..50 {
+        if heard.length() > 0 {
+            break;
+        }
+        sleep(20).await;
+    }
+    assert_eq!(heard.length(), 1, "the other member heard the eviction");
+    assert_eq!(strings(&field(&heard.get(0), "keys")), vec!["near"]);
+    assert_eq!((field(&heard.get(0), "reason"), field(&heard.get(0), "remote")), ("maxEntries".into(), JsValue::TRUE));
+    assert_eq!(num(&field(&call(&a, "reap", &[]).await, "archived")), 1.0);
+    assert_eq!(num(&call(&field(&a, "archive"), "get", &["x".into()]).await), 1.0, "the expired entry reached the archive");
+    call(&a, "close", &[]).await;
+    call(&b, "close", &[]).await;
+    destroy(&name).await;
+}

@@ -2,7 +2,7 @@
 // page imports it (www/pkg/index.js), against values a mistaken or hostile caller passes. For each
 // case the oracle says what must happen: a documented acceptance, or a TypeError / RangeError
 // whose message names the argument (and, for a plain value, the value itself). After every
-// refusal the four object stores are read with plain IndexedDB: nothing was written. At the end the
+// refusal the five object stores are read with plain IndexedDB: nothing was written. At the end the
 // store, a collection and a time series still work. Run by tests/page/hostile.test.mjs in
 // Chromium, Firefox and WebKit; `runCatalogue` resolves to a report (counts and failures).
 
@@ -143,6 +143,11 @@ function positions() {
   for (const m of ["get", "delete"]) add(`collection.${m} id`, "key", (e, x) => e.coll[m](x), { mention: "key" });
   for (const m of ["getMany", "deleteMany"]) add(`collection.${m} ids`, "keys", (e, x) => e.coll[m](x), { mention: `${m} ids` });
   add("collection.setExpireAfter", "expireAfter", (e, x) => e.coll.setExpireAfter(x), { mention: "expireAfter" });
+  add("collection.setTiers", "any", (e, x) => e.coll.setTiers(x), { mention: "tiers" });
+  add("ttlIndex { tiers }", "any", (e, x) => e.store.collection("c8", { ttlIndex: { field: "at", tiers: x } }), { mention: "tiers" });
+  add("tier { after }", "expireAfter", (e, x) => e.store.collection("c9", { ttlIndex: { field: "at", tiers: [{ after: x, action: "archive" }] } }), { mention: "ttlIndex.tiers[0]" });
+  add("tier { action }", "any", (e, x) => e.store.collection("c10", { ttlIndex: { field: "at", tiers: [{ after: 1, action: x }] } }), { mention: "ttlIndex.tiers[0]" });
+  add("collection.archive.get id", "key", (e, x) => e.coll.archive.get(x), { mention: "key" });
   // Time series.
   add("timeSeries name", "name", (e, x) => e.store.timeSeries(x, { timeField: "t" }), { mention: "time series name" });
   add("timeSeries options", "options", (e, x) => e.store.timeSeries("t2", x), { mention: ["timeSeries options", "\"t2\""], nullMeansExisting: true });
@@ -182,7 +187,7 @@ function slowest(report, where, ms) {
   report.slowest.length = Math.min(report.slowest.length, 5);
 }
 
-/** Counts the records of the four object stores with plain IndexedDB, on its own connection. */
+/** Counts the records of the five object stores with plain IndexedDB, on its own connection. */
 async function rawCounter(dbName) {
   const db = await new Promise((resolve, reject) => {
     const open = indexedDB.open(dbName);
@@ -190,7 +195,7 @@ async function rawCounter(dbName) {
     open.onsuccess = () => resolve(open.result);
   });
   db.onversionchange = () => db.close();
-  const names = ["entries", "docs", "buckets", "meta"];
+  const names = ["entries", "docs", "buckets", "meta", "archive"];
   const count = () => new Promise((resolve, reject) => {
     const tx = db.transaction(names);
     const counts = {};
