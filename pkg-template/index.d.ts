@@ -88,14 +88,15 @@ export interface StoreOptions {
    * archived, not offered to `onExpire`) and reported by an `"evicted"` event (`reason:
    * "maxEntries"`). When only such entries could make room, the call rejects with a
    * `QuotaExceededError` (`maxEntries 4 reached: 1 more would have to go, ...`) and writes
-   * nothing. With `onExpire`, only live entries count and expired ones are left for the hook.
+   * nothing. With `onExpire` or `archiveFor`, only live entries count and expired ones are left
+   * for the reaper (to be offered or archived).
    * The same in every engine: the browser's quota is never asked. Default: no cap.
    */
   maxEntries?: number;
   /**
    * `true`: when the browser refuses a `set` or `setMany` for space (`QuotaExceededError`),
-   * evict and retry (lscache's policy): expired entries first (unless `onExpire` is set: those
-   * wait for it), then the soonest-to-expire live entries, never an entry without expiry nor one
+   * evict and retry (lscache's policy): expired entries first (unless `onExpire` or
+   * `archiveFor` is set: those wait for the reaper), then the soonest-to-expire live entries, never an entry without expiry nor one
    * of the call's keys; 1, 2, 4... times as many entries as the write puts, retrying after each
    * round, until it fits or nothing evictable is left (at most 8 rounds). What went is reported
    * by an `"evicted"` event (`reason: "quota"`); a write still refused rejects with a
@@ -309,15 +310,18 @@ export interface ChangeEventDetail {
 }
 
 /**
- * `event.detail` of the `"evicted"` event: live or expired entries a write of this member
+ * `event.detail` of the `"evicted"` event: live or expired entries a write
  * deleted to stay within `maxEntries` or to fit the browser's quota (`evictOnQuota`). They are
- * not `"expired"` events. Other members (tabs, workers) do not receive it.
+ * not `"expired"` events. Every member (tab, worker) of the database receives it, with
+ * `remote: true` in the others.
  */
 export interface EvictedEventDetail {
   /** Keys of the evicted entries. */
   keys: Key[];
   /** `"maxEntries"`: the cap; `"quota"`: the browser refused the write for space. */
   reason: "maxEntries" | "quota";
+  /** `true` when the write was made in another member (tab, worker) of the database. */
+  remote?: true;
 }
 
 /** The events a `TtlStore` dispatches, for typing `addEventListener` handlers. */

@@ -183,8 +183,9 @@ function checkRecord(r, i) {
   if (!(typeof r.key === "string" || (typeof r.key === "number" && Number.isFinite(r.key)))) {
     throw bad("key", "a string or a finite number");
   }
-  if (typeof r.expiresAt !== "number" || !Number.isFinite(r.expiresAt) || r.expiresAt <= 0 || r.expiresAt > MAX_EXPIRES_AT) {
-    throw bad("expiresAt", `a number of Unix seconds, > 0 and <= ${MAX_EXPIRES_AT}`);
+  // null: an archive tier with no delete tier after it (the record is kept for good).
+  if (r.expiresAt !== null && (typeof r.expiresAt !== "number" || !Number.isFinite(r.expiresAt) || r.expiresAt <= 0 || r.expiresAt > MAX_EXPIRES_AT)) {
+    throw bad("expiresAt", `a number of Unix seconds, > 0 and <= ${MAX_EXPIRES_AT}, or null (no delete tier)`);
   }
   if (!ACTIONS.includes(r.action)) throw bad("action", `one of ${ACTIONS.map((a) => `"${a}"`).join(", ")}`);
 
@@ -198,7 +199,8 @@ function checkRecord(r, i) {
     payload: JSON.stringify({ value: r.value ?? null, expiresAt: r.expiresAt, action: r.action, kind: r.kind, name, key: r.key }),
     // PXAT rather than EXAT: expiresAt has a fraction (milliseconds), and EXAT would round it
     // to a whole second, so Redis would expire the record up to half a second early or late.
-    pxat: Math.round(r.expiresAt * 1000),
+    // No expiry (null): stored without one, as the browser's archive keeps it.
+    pxat: r.expiresAt === null ? Infinity : Math.round(r.expiresAt * 1000),
   };
 }
 
@@ -218,7 +220,10 @@ async function store(records) {
   if (live.length === 0) return { stored: 0, expired };
 
   const multi = redis.multi();
-  for (const c of live) multi.set(c.key, c.payload, { expiration: { type: "PXAT", value: c.pxat } });
+  for (const c of live) {
+    if (c.pxat === Infinity) multi.set(c.key, c.payload);
+    else multi.set(c.key, c.payload, { expiration: { type: "PXAT", value: c.pxat } });
+  }
   try {
     await withTimeout(multi.exec(), `writing ${live.length} record(s)`);
   } catch (e) {

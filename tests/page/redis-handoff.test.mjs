@@ -314,6 +314,14 @@ test("redis-handoff: the server alone against a real Redis (idempotent writes, e
     r = await post(server.url, []);
     assert.deepEqual([r.status, r.json], [200, { stored: 0, expired: 0 }], "an empty batch");
 
+    // An archive tier with no delete tier after it: expiresAt null, kept without expiry.
+    const forever = rec("document", "notes", "kept", { body: "x" }, null, "archive");
+    r = await post(server.url, [forever]);
+    assert.deepEqual([r.status, r.json], [200, { stored: 1, expired: 0 }], r.text);
+    assert.equal(await client.pTTL(keyOf(forever)), -1, "stored without an expiry");
+    assert.deepEqual(JSON.parse(await client.get(keyOf(forever))).value, { body: "x" });
+    await client.del(keyOf(forever));
+
     // Outage: Redis killed (SIGKILL). The POST fails fast with a 503 (no offline queue), also
     // after a while, when the client is between reconnection attempts.
     client.destroy();
