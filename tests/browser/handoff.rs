@@ -42,16 +42,6 @@ fn keys_of(records: &JsValue) -> Vec<String> {
     keys
 }
 
-/// `n` entries `e0`.. expiring in 0.1 s plus `live` entries without expiry, then waits them out.
-async fn fill(s: &JsValue, n: u32, live: u32) {
-    let src = format!(
-        "[...Array.from({{ length: {n} }}, (_, i) => ['e' + i, {{ i }}, {{ ttl: 0.1 }}]), \
-          ...Array.from({{ length: {live} }}, (_, i) => ['live' + i, i])]"
-    );
-    call(s, "setMany", &[js(&src)]).await;
-    sleep(150).await;
-}
-
 #[wasm_bindgen_test]
 async fn a_failing_hook_keeps_every_record_until_it_accepts_them_once() {
     let name = db_name("handoff-fail");

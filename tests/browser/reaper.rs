@@ -5,16 +5,6 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::util::*;
 
-/// `n` entries expiring in 0.1 s (`e0`..) and `live` entries that do not expire (`live0`..).
-async fn fill(s: &JsValue, n: u32, live: u32) {
-    let src = format!(
-        "[...Array.from({{ length: {n} }}, (_, i) => ['e' + i, {{ i }}, {{ ttl: 0.1 }}]), \
-          ...Array.from({{ length: {live} }}, (_, i) => ['live' + i, i])]"
-    );
-    call(s, "setMany", &[js(&src)]).await;
-    sleep(150).await;
-}
-
 /// Collection `name` with a TTL index on `at` with expireAfter 0 (`at` is the expiry), holding
 /// the documents `docs` (JS source).
 async fn dated_collection(s: &JsValue, name: &str, docs: &str) -> JsValue {

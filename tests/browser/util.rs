@@ -85,6 +85,17 @@ pub fn assert_error(e: &JsValue, name: &str, parts: &[&str]) {
     }
 }
 
+/// `n` entries expiring in 0.1 s (`e0`.., values `{ i }`) and `live` entries that do not expire
+/// (`live0`..), then waits until the first have expired.
+pub async fn fill(s: &JsValue, n: u32, live: u32) {
+    let src = format!(
+        "[...Array.from({{ length: {n} }}, (_, i) => ['e' + i, {{ i }}, {{ ttl: 0.1 }}]), \
+          ...Array.from({{ length: {live} }}, (_, i) => ['live' + i, i])]"
+    );
+    call(s, "setMany", &[js(&src)]).await;
+    sleep(150).await;
+}
+
 /// Waits `ms` milliseconds.
 pub async fn sleep(ms: u32) {
     gloo_timers::future::TimeoutFuture::new(ms).await;
