@@ -190,33 +190,35 @@ impl Collection {
 
     /// Changes the TTL window (MongoDB `collMod`): only the definition is written, no document.
     pub async fn set_expire_after(&self, secs: f64) -> Result<()> {
-        self.change_ttl_index("setExpireAfter", "expireAfter", |ttl| ttl.expire_after_secs = secs).await
+        let mut next = self.stored().await?;
+        let Some(ttl) = next.ttl.as_mut() else {
+            return Err(Error::InvalidType(format!(
+                "collection {} has no TTL index to change; create one with store.collection({}, {{ ttlIndex: {{ field, expireAfter }} }})",
+                quote(&self.name),
+                quote(&self.name)
+            )));
+        };
+        ttl.expire_after_secs = secs;
+        self.save(next).await?;
+        self.changed("setExpireAfter", Array::new());
+        Ok(())
     }
 
     /// Changes the tiers (YDB): only the definition is written, no document (archived ones are
     /// keyed by their reference too, so the delete tier moves with it).
     pub async fn set_tiers(&self, expire_after_secs: f64, archive_until_secs: Option<f64>) -> Result<()> {
-        self.change_ttl_index("setTiers", "tiers", |ttl| {
-            ttl.expire_after_secs = expire_after_secs;
-            ttl.archive_until_secs = archive_until_secs;
-        })
-        .await
-    }
-
-    /// Changes the stored TTL index with `change` and tells every handle and member (`op` names
-    /// the change, `option` what a new index would be created with in the message).
-    async fn change_ttl_index(&self, op: &str, option: &str, change: impl FnOnce(&mut TtlIndex)) -> Result<()> {
         let mut next = self.stored().await?;
         let Some(ttl) = next.ttl.as_mut() else {
             return Err(Error::InvalidType(format!(
-                "collection {} has no TTL index to change; create one with store.collection({}, {{ ttlIndex: {{ field, {option} }} }})",
+                "collection {} has no TTL index to change; create one with store.collection({}, {{ ttlIndex: {{ field, tiers }} }})",
                 quote(&self.name),
                 quote(&self.name)
             )));
         };
-        change(ttl);
+        ttl.expire_after_secs = expire_after_secs;
+        ttl.archive_until_secs = archive_until_secs;
         self.save(next).await?;
-        self.changed(op, Array::new());
+        self.changed("setTiers", Array::new());
         Ok(())
     }
 
