@@ -340,7 +340,14 @@ impl Store {
     /// With `onExpire`, each batch is offered to it first; if it fails, the pass stops there
     /// (what it offered stays), an `"error"` event carries the `HandOffError`, and the report
     /// says `handOffFailed` (the background passes back off while it keeps failing).
+    ///
+    /// One pass at a time in this member: a `reap()` called while another pass runs (the
+    /// background one, or another `reap()`) waits for it to end first, so this member never
+    /// offers the same records twice at once.
     pub async fn reap(&self) -> Result<ReapReport> {
+        while self.0.reaping.get() {
+            sleep(PASS_WAIT_MS).await;
+        }
         self.0.reaping.set(true);
         let result = self.pass().await;
         self.0.reaping.set(false);
@@ -675,6 +682,9 @@ impl Store {
         }
     }
 }
+
+/// How often a `reap()` waiting for another pass of this member looks again.
+const PASS_WAIT_MS: f64 = 10.0;
 
 /// Rounds of `evictOnQuota` eviction before a write is given up: 1 + 2 + ... + 128 = 255 times
 /// the write's entries at most.

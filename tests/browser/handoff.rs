@@ -417,3 +417,19 @@ async fn evictions_reach_every_member_and_the_archive_keeps_what_expired() {
     call(&b, "close", &[]).await;
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn passes_of_one_member_never_run_at_once_so_nothing_is_offered_twice() {
+    let name = db_name("handoff-serial");
+    let h = hook(0);
+    let s = open_hooked(&name, "({ autoReap: false })", &h).await;
+    fill(&s, 40, 0).await;
+    // Two reap() calls at once: the second waits for the first, and finds nothing left.
+    let (a, b) = futures_join(call(&s, "reap", &[]), call(&s, "reap", &[])).await;
+    let handed: Vec<f64> = [a, b].iter().map(|r| num(&field(r, "handedOff"))).collect();
+    assert_eq!(handed.iter().sum::<f64>(), 40.0, "{handed:?}");
+    let offered: usize = calls(&h).iter().map(|c| Array::from(&c).length() as usize).sum();
+    assert_eq!(offered, 40, "each record offered once");
+    assert_eq!(raw_records(&name).await.length(), 0);
+    destroy(&name).await;
+}
