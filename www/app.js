@@ -1,10 +1,12 @@
 // The idb-ttl demo page: plain ES module, no bundler, no framework.
 // Everything it shows comes from the library's public API (see README / API.md).
-// This file: the key-value panels; collections.js: the TTL-indexed collection and the time series.
+// This file: the key-value panels; collections.js: the TTL-indexed collection and the time series;
+// tiers.js: the hand-off to a (simulated) server, the archive, the cap, and a collection with tiers.
 
 import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
 import { mountCollections } from "./collections.js";
 import { mountTimeline } from "./timeline.js";
+import { createServer, demoConfig, mountTiers, storeOptions } from "./tiers.js";
 
 const DB_NAME = "idb-ttl-demo";
 const REAP_INTERVAL_MS = 2000;
@@ -319,10 +321,18 @@ function logLine(type, text) {
 function reportText(r) {
   if (!r) return "—";
   const ms = typeof r.durationMs === "number" ? r.durationMs.toFixed(1) : r.durationMs;
-  return `removed ${r.removed}, remaining ${r.remaining}, ${ms} ms`;
+  const more = [];
+  if (r.archived) more.push(`archived ${r.archived}`);
+  if (r.handedOff) more.push(`handed off ${r.handedOff}`);
+  if (r.archiveRemoved) more.push(`${r.archiveRemoved} left the archive`);
+  if (r.handOffFailed) more.push("hand-off failed");
+  return `removed ${r.removed}, remaining ${r.remaining}, ${ms} ms${more.length ? ` · ${more.join(", ")}` : ""}`;
 }
 
-let leaderSeen = false;
+// Since when (ms) this tab has been a follower, or null. Right after open() the tab is briefly a
+// follower until its Web Lock is granted; only a tab that followed for longer took over from another.
+let followerSince = null;
+const TAKEOVER_AFTER_MS = 1000;
 
 function renderStats() {
   if (!store) return;
@@ -333,10 +343,12 @@ function renderStats() {
   }
   byTestId("stat-reaperRuns").textContent = String(s.reaperRuns);
   const leader = byTestId("stat-leader");
-  const wasLeader = leader.textContent === "this tab";
   leader.textContent = s.leader ? "this tab" : "another tab";
-  if (s.leader && leaderSeen && !wasLeader) logLine("leader", "this tab took over the reaper (the leader tab closed or paused)");
-  leaderSeen = true;
+  if (!s.leader) followerSince ??= Date.now();
+  else if (followerSince !== null) {
+    if (Date.now() - followerSince > TAKEOVER_AFTER_MS) logLine("leader", "this tab took over the reaper (the leader tab closed or paused)");
+    followerSince = null;
+  }
   byTestId("stat-removedTotal").textContent = String(s.removedTotal);
   byTestId("stat-lastRun").textContent = reportText(s.lastRun);
   const paused = byTestId("stat-reaperPaused");
@@ -419,13 +431,21 @@ async function main() {
     fail("load (./pkg/index.js)", e, true);
     return;
   }
+  // The store hands expired records to a server tier simulated in this page, archives them and
+  // caps its entries (tiers.js; the query string can change these options).
+  const config = demoConfig();
+  const server = createServer(config);
   try {
-    store = await mod.TtlStore.open(DB_NAME, { reapIntervalMs: REAP_INTERVAL_MS });
+    store = await mod.TtlStore.open(DB_NAME, storeOptions(config, {
+      reapIntervalMs: REAP_INTERVAL_MS,
+      onExpire: (records) => server.onExpire(records),
+    }));
   } catch (e) {
     fail(`open the store "${DB_NAME}"`, e, false);
     return;
   }
   window.store = store; // for poking at it from the devtools console
+  window.server = server; // the simulated server tier (tiers.js): its receipts, calls, the down switch
 
   // With the demo open in several tabs, one of them reaps; the others hear of it (detail.remote).
   const fromElsewhere = (d) => (d?.remote ? " (from another tab)" : "");
@@ -437,9 +457,14 @@ async function main() {
   store.addEventListener("change", (ev) => {
     logLine("change", describeDetail(ev.detail) + fromElsewhere(ev.detail));
   });
-  // A background reaper pass that failed (e.g. IndexedDB closed under it).
+  // A background reaper pass that failed (e.g. IndexedDB closed under it), or onExpire that
+  // failed (the simulated server is down: expected, so not logged as an error).
   try {
-    store.addEventListener("error", (ev) => logLine("error", `reaper: ${errorText(ev.detail?.error)}`));
+    store.addEventListener("error", (ev) => {
+      const err = ev.detail?.error;
+      if (err?.name === "HandOffError") logLine("handoff", errorText(err));
+      else logLine("error", `reaper: ${errorText(err)}`);
+    });
   } catch (e) {
     logLine("error", `addEventListener("error"): ${errorText(e)}`);
   }
@@ -453,6 +478,7 @@ async function main() {
   setInterval(() => { renderCountdowns(); renderStats(); timeline.render(); refresh(); }, TICK_MS);
 
   await mountCollections({ store, logLine, reapIntervalMs: REAP_INTERVAL_MS });
+  await mountTiers({ store, logLine, server, config, reapIntervalMs: REAP_INTERVAL_MS, dbName: DB_NAME });
 }
 
 main();
