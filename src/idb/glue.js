@@ -354,11 +354,13 @@ export async function offerRange(db, name, lower, upper, limit, how, into, ms) {
   }
   if (!pks.length) return 0;
   const items = pks.map((pk, i) => item(how.kind, pk, recs[i]));
+  // A record whose delete tier is already past (the pass came late: a hook that kept failing)
+  // is offered as a delete, and deleted rather than archived.
+  const archived = items.map(([, time]) => how.archive && time + how.after > how.now);
   if (how.hook) {
-    const action = how.archive ? "archive" : "delete";
-    await answer(how.hook, items.map(([key, time, value]) => {
+    await answer(how.hook, items.map(([key, time, value], i) => {
       const at = time + how.after;
-      const r = { kind: how.kind, key, value, expiresAt: Number.isFinite(at) ? at / 1000 : null, action };
+      const r = { kind: how.kind, key, value, expiresAt: Number.isFinite(at) ? at / 1000 : null, action: archived[i] ? "archive" : "delete" };
       if (how.name !== undefined) r.name = how.name;
       return r;
     }), ms);
@@ -369,9 +371,10 @@ export async function offerRange(db, name, lower, upper, limit, how, into, ms) {
   for (const pk of pks) from_.delete(pk);
   if (how.archive) {
     const archive = tx.objectStore("archive"), byItem = archive.index("by_item");
-    for (const [i, t, v] of items) archivePut(archive, byItem, { c: how.c, t, i, v });
+    items.forEach(([i, t, v], j) => { if (archived[j]) archivePut(archive, byItem, { c: how.c, t, i, v }); });
   }
   await done;
+  how.archived += archived.filter(Boolean).length;
   for (const [key] of items) into.push(key);
   return pks.length;
 }

@@ -169,9 +169,11 @@ impl Expired {
         Expired { offer: Some(how), ..self }
     }
 
-    /// Whether this turn moves records to an archive.
-    pub fn archives(&self) -> bool {
-        self.offer.as_ref().is_some_and(|o| js_sys::Reflect::get(o, &"archive".into()).is_ok_and(|a| a.is_truthy()))
+    /// How many records this turn moved to an archive so far (`offerRange` counts them on the
+    /// offer: records already past their delete tier are deleted instead).
+    pub fn archived_so_far(&self) -> u32 {
+        // Our own plain object: reading it never throws.
+        self.offer.as_ref().and_then(|o| js_sys::Reflect::get(o, &"archived".into()).ok()).and_then(|n| n.as_f64()).unwrap_or(0.0) as u32
     }
 }
 
@@ -192,6 +194,9 @@ pub struct Offer<'a> {
     pub archive: Option<JsValue>,
     /// `onExpire`, if given.
     pub hook: Option<&'a js_sys::Function>,
+    /// The pass's start (Unix ms): a record whose delete tier is already past then is offered
+    /// as a delete and deleted, not archived.
+    pub now: f64,
 }
 
 impl Offer<'_> {
@@ -207,6 +212,8 @@ impl Offer<'_> {
         set("archive", self.archive.is_some().into());
         set("c", self.archive.clone().unwrap_or(JsValue::UNDEFINED));
         set("hook", self.hook.map_or(JsValue::UNDEFINED, |h| h.clone().into()));
+        set("now", self.now.into());
+        set("archived", 0.into());
         o.into()
     }
 }

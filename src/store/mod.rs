@@ -352,7 +352,13 @@ impl Store {
         let result = self.pass().await;
         self.0.reaping.set(false);
         let (report, detail, failure) = result?;
+        let backed_off = self.0.stats.borrow().failed_in_a_row > 0;
         self.0.stats.borrow_mut().record(&report, now_ms());
+        if backed_off && !report.hand_off_failed && self.0.timer.borrow().is_some() {
+            // The hook answers again: background passes come at their interval from now on, not
+            // after what is left of the back-off.
+            self.start_timer();
+        }
         if report.removed > 0 {
             self.emit("expired", &detail);
         }
@@ -382,7 +388,7 @@ impl Store {
             (None, None) => entries,
             _ => {
                 let c = archive_for.map(|_| JsValue::from_f64(ENTRIES_ARCHIVE));
-                entries.offered(Offer { kind: "entry", name: None, after_ms: archive_for.unwrap_or(0.0), archive: c, hook }.to_js())
+                entries.offered(Offer { kind: "entry", name: None, after_ms: archive_for.unwrap_or(0.0), archive: c, hook, now: started }.to_js())
             }
         };
         let mut turns = vec![(Whose::Entries, entries)];
@@ -399,7 +405,7 @@ impl Store {
                     };
                     let docs = match (hook, &archive) {
                         (None, None) => docs,
-                        _ => docs.offered(Offer { kind: "document", name: Some(name), after_ms, archive, hook }.to_js()),
+                        _ => docs.offered(Offer { kind: "document", name: Some(name), after_ms, archive, hook, now: started }.to_js()),
                     };
                     turns.push((Whose::Collection(name), docs));
                     // What reached the delete tier leaves the archive (everything archived, once
@@ -413,7 +419,7 @@ impl Store {
                         let after_ms = options.expire_after_secs.unwrap_or(0.0) * 1000.0;
                         let buckets = match hook {
                             None => buckets,
-                            Some(_) => buckets.offered(Offer { kind: "events", name: Some(name), after_ms, archive: None, hook }.to_js()),
+                            Some(_) => buckets.offered(Offer { kind: "events", name: Some(name), after_ms, archive: None, hook, now: started }.to_js()),
                         };
                         turns.push((Whose::Series(name), buckets));
                     }
@@ -453,9 +459,7 @@ impl Store {
             if hook.is_some() {
                 report.handed_off += here;
             }
-            if expired.archives() {
-                report.archived += here;
-            }
+            report.archived += expired.archived_so_far();
             match *whose {
                 Whose::Entries => keys = ids.into(),
                 Whose::Collection(name) if here > 0 => {

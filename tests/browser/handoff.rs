@@ -336,7 +336,8 @@ async fn collection_tiers_archive_then_delete_and_changing_them_rewrites_nothing
     let docs = format!("[{{ id: 'a', at: {} }}, {{ id: 'b', at: {} }}, {{ id: 'c', at: {now} }}]", now - 100.0, now - 4000.0);
     call(&c, "putMany", &[js(&docs)]).await;
     let report = call(&s, "reap", &[]).await;
-    assert_eq!((num(&field(&report, "archived")), num(&field(&report, "archiveRemoved"))), (2.0, 1.0), "{}", json(&report));
+    // a is archived; b, already past its delete tier, is deleted (offered as a delete).
+    assert_eq!((num(&field(&report, "archived")), num(&field(&report, "removed"))), (1.0, 2.0), "{}", json(&report));
     assert_eq!(num(&call(&c, "count", &[]).await), 1.0, "only c is live");
     assert_eq!(call(&c, "get", &["a".into()]).await, JsValue::UNDEFINED);
     let archive = field(&c, "archive");
@@ -344,10 +345,12 @@ async fn collection_tiers_archive_then_delete_and_changing_them_rewrites_nothing
     assert_eq!(call(&archive, "get", &["b".into()]).await, JsValue::UNDEFINED, "b was past its delete tier");
     assert_eq!(num(&call(&archive, "count", &[]).await), 1.0);
     assert_eq!(raw_store(&name, "archive", "getAll").await.length(), 1);
-    // Both were offered as archive moves, expiring at their delete tier.
+    // a was offered as an archive move, expiring at its delete tier.
     let offered: Vec<JsValue> = Array::from(&calls(&h).get(0)).iter().collect();
     let a = offered.iter().find(|r| field(r, "key") == "a").unwrap();
     assert_eq!((field(a, "kind"), field(a, "name"), field(a, "action")), ("document".into(), "logs".into(), "archive".into()));
+    let b = offered.iter().find(|r| field(r, "key") == "b").unwrap();
+    assert_eq!(field(b, "action"), "delete", "past its delete tier: {}", json(b));
     assert!((num(&field(a, "expiresAt")) - (now - 100.0 + 3600.0)).abs() < 0.01, "{}", json(a));
     // A shorter delete tier applies at once to what is archived (nothing rewritten) ...
     call(&c, "setTiers", &[js("[{ after: 60, action: 'archive' }, { after: 90, action: 'delete' }]")]).await;
@@ -431,5 +434,49 @@ async fn passes_of_one_member_never_run_at_once_so_nothing_is_offered_twice() {
     let offered: usize = calls(&h).iter().map(|c| Array::from(&c).length() as usize).sum();
     assert_eq!(offered, 40, "each record offered once");
     assert_eq!(raw_records(&name).await.length(), 0);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_record_past_its_delete_tier_is_offered_as_a_delete_and_not_archived() {
+    let name = db_name("handoff-late");
+    let h = hook(1);
+    let s = open_hooked(&name, "({ autoReap: false, archiveFor: 0.3 })", &h).await;
+    fill(&s, 2, 0).await;
+    assert_eq!(field(&call(&s, "reap", &[]).await, "handOffFailed"), JsValue::TRUE);
+    // The hook was down until past the delete tier (expiry + 0.3 s).
+    sleep(400).await;
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!((num(&field(&report, "handedOff")), num(&field(&report, "archived"))), (2.0, 0.0), "{}", json(&report));
+    let late = Array::from(&calls(&h).get(1));
+    for r in late.iter() {
+        assert_eq!(field(&r, "action"), "delete", "{}", json(&r));
+        assert!(num(&field(&r, "expiresAt")) < js_sys::Date::now() / 1000.0);
+    }
+    assert_eq!(raw_store(&name, "archive", "getAll").await.length(), 0);
+    assert_eq!(raw_records(&name).await.length(), 0);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_hand_off_that_succeeds_again_ends_the_back_off_at_once() {
+    let name = db_name("handoff-recover");
+    let h = hook(4);
+    let s = open_hooked(&name, "({ reapIntervalMs: 150 })", &h).await;
+    call(&s, "set", &["a".into(), 1.into(), js("({ ttl: 0.05 })")]).await;
+    // Failures at about 150, 300, 600 and 1200 ms; the next pass would then wait 1200 ms.
+    for _ in 0..150 {
+        if num(&field(&call(&s, "stats", &[]).await, "handOffFailures")) >= 4.0 {
+            break;
+        }
+        sleep(20).await;
+    }
+    assert_eq!(num(&field(&call(&s, "stats", &[]).await, "handOffFailures")), 4.0);
+    // The hook answers again: one reap() succeeds, and background passes resume their interval.
+    assert_eq!(num(&field(&call(&s, "reap", &[]).await, "handedOff")), 1.0);
+    call(&s, "set", &["b".into(), 1.into(), js("({ ttl: 0.05 })")]).await;
+    sleep(500).await;
+    assert_eq!(raw_records(&name).await.length(), 0, "b was handed off within an interval, not after the old back-off");
+    call(&s, "close", &[]).await;
     destroy(&name).await;
 }
