@@ -110,7 +110,8 @@ export interface StoreOptions {
 /**
  * An expired key-value entry offered to `onExpire`. `expiresAt` (Unix seconds) is when it is
  * gone for good: for `"delete"` the expiry it reached, for `"archive"` (with `archiveFor`) its
- * expiry + `archiveFor`, when it leaves the archive.
+ * expiry + `archiveFor`, when it leaves the archive. An entry already past that when offered is
+ * a `"delete"`.
  */
 export interface ExpiredEntryRecord {
   kind: "entry";
@@ -128,7 +129,7 @@ export interface ExpiredEntryRecord {
  * An expired document offered to `onExpire`. `expiresAt` (Unix seconds): for `"delete"`, the
  * expiry it reached (reference + `expireAfter` or the delete tier's `after`); for `"archive"`,
  * its delete tier, when it leaves the archive, or `null` when no delete tier follows the
- * archive tier.
+ * archive tier. A document already past its delete tier when offered is a `"delete"`.
  */
 export interface ExpiredDocumentRecord {
   kind: "document";

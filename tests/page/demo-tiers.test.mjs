@@ -179,13 +179,10 @@ test("retry now: with the server back up, reap() hands the waiting entries over 
   });
 });
 
-// Library bug, found with this demo: a reap() that starts while a background pass's onExpire is
-// still pending offers the same records again (and both passes count them in stats().handedOff).
-// The README's at-least-once cases are a closed tab and a hook slower than timeoutMs; this is
-// neither. Pinned as a todo until the library serializes passes within a member.
+// Found with this demo: a reap() that started while a background pass's onExpire was still
+// pending offered the same records again. Passes of one member now run one at a time (95f3a74).
 test("retry now while a background hand-off is in flight: each record still arrives once", {
   timeout: TEST_TIMEOUT_MS,
-  todo: "library: reap() during a pending background onExpire re-offers the same records",
 }, async () => {
   await withDemo(async ({ page }) => {
     await addThree(page, 0.5);
