@@ -1,10 +1,12 @@
 //! Expiry values: absolute (`expiresAt`) and relative (`ttl`), parsed and validated once here.
 //!
-//! jiff does all date and duration parsing; this module only classifies the input, checks ranges
-//! and words the errors. Instants are computed as civil date-times in UTC (no time zone database
-//! is carried), which covers the whole range up to 9999-12-31T23:59:59Z.
+//! The strings are read by the project's own parser (src/core/iso.rs), which reads exactly what
+//! jiff 0.2.16 reads (jiff is the reference of the property tests, tests/properties.rs, and is not
+//! shipped); this module classifies the input, checks ranges and words the errors. Instants are
+//! computed as civil date-times in UTC (no time zone database is carried), which covers the whole
+//! range up to 9999-12-31T23:59:59Z.
 //!
-//! Strings are read by jiff's Temporal (RFC 9557) parser. Besides the documented grammar it takes,
+//! Date-times are read as the Temporal (RFC 9557) grammar has them. Besides the documented grammar,
 //! and the README documents (each form has a test below): lowercase `t` and `z`; a space for `T`;
 //! a comma for the decimal point; the basic format (`20261224T180000Z`); reduced precision
 //! (`2026-12-24T18:00Z`, `2026-12-24T18Z`); offsets as `+0100` or `+01`; the extended year
@@ -14,19 +16,16 @@
 //! such as `"20270101"` or `"3600"`: its unit is ambiguous, so the caller is asked to say.
 
 use crate::core::error::Error;
+use crate::core::iso::{self, civil_from_days, days_from_civil, days_in_month};
 use crate::core::text::{js_number, quote};
-use jiff::civil::DateTime;
-use jiff::fmt::temporal::Pieces;
-use jiff::tz::Offset;
-use jiff::{SignedDuration, Span};
 
 /// Largest accepted absolute expiry: 9999-12-31T23:59:59Z, in Unix seconds.
 pub const MAX_EXPIRES_AT_SECS: f64 = 253_402_300_799.0;
-/// Smallest accepted absolute expiry: -9999-01-01T00:00:00Z (jiff's civil minimum), Unix seconds.
+/// Smallest accepted absolute expiry: -9999-01-01T00:00:00Z (the civil minimum), Unix seconds.
 const MIN_EXPIRES_AT_SECS: f64 = -377_705_116_800.0;
 const MAX_MS: f64 = MAX_EXPIRES_AT_SECS * 1000.0;
 const MIN_MS: f64 = MIN_EXPIRES_AT_SECS * 1000.0;
-const EPOCH: DateTime = DateTime::constant(1970, 1, 1, 0, 0, 0, 0);
+const DAY_MS: i64 = 86_400_000;
 
 const AT_ACCEPTED: &str = "accepted: Unix seconds, \"YYYY-MM-DD\", \
      \"YYYY-MM-DDTHH:MM:SS[.fff][Z|+HH:MM|-HH:MM]\" or a Date";
@@ -89,14 +88,14 @@ fn parse_at_text(text: &str) -> Result<f64, Error> {
              or an ISO-8601 date such as \"2027-01-01\""
         )));
     }
-    let pieces = Pieces::parse(s).map_err(|e| {
+    let t = iso::date_time(s).map_err(|why| {
         if year_beyond_9999(s) {
             at_range(&shown, "is beyond year 9999, the latest expiry")
         } else {
-            bad(format!("is not a valid ISO-8601 date or date-time ({e})"))
+            bad(format!("is not a valid ISO-8601 date or date-time ({why})"))
         }
     })?;
-    if pieces.time_zone_annotation().is_some() {
+    if t.annotated {
         let annotation = s.find('[').map_or("", |i| &s[i..]);
         return Err(bad(format!(
             "has a time zone annotation {annotation}, but idb-ttl carries no time zone \
@@ -104,17 +103,15 @@ fn parse_at_text(text: &str) -> Result<f64, Error> {
         )));
     }
     // No time means midnight, no offset means UTC (API.md "Expiry values").
-    let civil = pieces.date().to_datetime(pieces.time().unwrap_or_default());
-    let offset = pieces.to_numeric_offset().unwrap_or(Offset::UTC);
-    // jiff reads offsets up to ±25:59:59; no clock on Earth is past ±14:00, RFC 3339 and
-    // Temporal stop at ±23:59(:59). "+25:00" is a typo, not a time.
-    if offset.seconds().abs() > MAX_OFFSET_SECS {
+    // The parser reads offsets up to ±25:59:59, as jiff; no clock on Earth is past ±14:00,
+    // RFC 3339 and Temporal stop at ±23:59(:59). "+25:00" is a typo, not a time.
+    if t.offset.abs() > MAX_OFFSET_SECS {
         return Err(bad(format!(
             "has the UTC offset {}, beyond \u{b1}23:59:59 (offsets run from -12:00 to +14:00 in practice)",
-            offset_text(offset.seconds())
+            offset_text(t.offset)
         )));
     }
-    check_at_range(&shown, civil_ms(civil, offset))
+    check_at_range(&shown, t.secs as f64 * 1000.0 + f64::from(t.nanos) / 1e6)
 }
 
 /// The largest UTC offset accepted, in seconds (23:59:59, as Temporal and RFC 9557).
@@ -127,8 +124,8 @@ fn offset_text(secs: i32) -> String {
     if s % 60 == 0 { base } else { format!("{base}:{:02}", s % 60) }
 }
 
-/// Whether the text starts with a year field above 9999 (`10000-01-01`, `+010000-01-01`): jiff
-/// refuses those while parsing, but API.md calls them out of range (RangeError), not unparsable.
+/// Whether the text starts with a year field above 9999 (`10000-01-01`, `+010000-01-01`): the
+/// parser refuses those, but API.md calls them out of range (RangeError), not unparsable.
 fn year_beyond_9999(s: &str) -> bool {
     let t = s.strip_prefix('+').unwrap_or(s);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
@@ -158,9 +155,10 @@ pub enum TtlInput<'a> {
 /// A parsed, validated ttl, resolved against `now` when used.
 ///
 /// Held as whole calendar months (years count as 12) plus an exact remainder in milliseconds:
-/// jiff adds years and months first and then days and time, and in UTC a day is always 24 h, so
-/// `now + months` followed by `+ ms` is the same instant as adding the whole span. Two ttls are
-/// equal when they hold the same months and milliseconds (`"PT10M"` == `600`), whatever their text.
+/// years and months are added first and then days and time (as jiff does), and in UTC a day is
+/// always 24 h, so `now + months` followed by `+ ms` is the same instant as adding the whole
+/// span. Two ttls are equal when they hold the same months and milliseconds (`"PT10M"` == `600`),
+/// whatever their text.
 #[derive(Debug, Clone)]
 pub struct Ttl {
     months: i64,
@@ -202,21 +200,25 @@ impl Ttl {
             )));
         }
         let whole = now_ms.floor();
-        let start = EPOCH
-            .checked_add(SignedDuration::from_millis(whole as i64))
-            .ok();
+        let (days, in_day) = ((whole as i64).div_euclid(DAY_MS), (whole as i64).rem_euclid(DAY_MS));
+        let (y, m, d) = civil_from_days(days);
         let late = || {
-            let now = start.map_or_else(|| js_number(now_ms), |start| format!("{start}Z"));
+            let now = civil_text(y, m, d, in_day);
             let why = format!("set at {now} would expire after 9999-12-31T23:59:59Z");
             ttl_error(Error::OutOfRange, self.what, &self.shown, &why)
         };
         let end = if self.months == 0 {
             now_ms + self.ms
         } else {
-            let months = Span::new().try_months(self.months).ok();
-            let moved = start.zip(months).and_then(|(s, m)| s.checked_add(m).ok());
-            let moved = moved.ok_or_else(late)?;
-            civil_ms(moved, Offset::UTC) + (now_ms - whole) + self.ms
+            // Whole months in UTC, the day clamped to the month's last (Jan 31 + 1 month = Feb 28).
+            let months = y * 12 + i64::from(m) - 1 + self.months;
+            let (y, m) = (months.div_euclid(12), months.rem_euclid(12) as u32 + 1);
+            // jiff's spans hold at most 239 976 months (19 998 years), whatever the start.
+            if y > 9999 || self.months > 239_976 {
+                return Err(late());
+            }
+            let moved = days_from_civil(y, m, d.min(days_in_month(y, m))) * DAY_MS + in_day;
+            moved as f64 + (now_ms - whole) + self.ms
         };
         if end > MAX_MS {
             return Err(late());
@@ -263,17 +265,10 @@ fn parse_ttl(what: &str, input: TtlInput<'_>) -> Result<(String, i64, f64), Erro
         }
         TtlInput::Text(text) => {
             let shown = quote(text);
-            let span = parse_span(what, text, &shown)?;
-            let months = i64::from(span.get_years()) * 12 + i64::from(span.get_months());
             // Days and weeks are 24 h and 7 days in UTC, so everything below months is exact.
-            // (What `to_duration(SpanRelativeTo::days_are_24_hours())` computes, without pulling
-            // in jiff's time-zone-relative span machinery: about 8 kB of gzipped wasm.)
-            let days = i64::from(span.get_weeks()) * 7 + i64::from(span.get_days());
-            let time = span.years(0).months(0).weeks(0).days(0);
-            let time = SignedDuration::try_from(time)
-                .map_err(|e| ttl_error(Error::OutOfRange, what, &shown, &format!("is too long ({e})")))?;
-            let exact = SignedDuration::from_hours(days * 24) + time;
-            (shown, months, duration_ms(exact))
+            let span = parse_span(what, text, &shown)?;
+            let ms = span.secs as f64 * 1000.0 + f64::from(span.nanos) / 1e6;
+            (shown, span.months, ms)
         }
     };
     if ms > MAX_MS {
@@ -283,7 +278,7 @@ fn parse_ttl(what: &str, input: TtlInput<'_>) -> Result<(String, i64, f64), Erro
     Ok((shown, months, ms + 0.0))
 }
 
-fn parse_span(what: &str, text: &str, shown: &str) -> Result<Span, Error> {
+fn parse_span(what: &str, text: &str, shown: &str) -> Result<iso::Duration, Error> {
     let s = text.trim();
     let type_error = |why: &str| ttl_error(Error::InvalidType, what, shown, why);
     if s.is_empty() {
@@ -295,10 +290,8 @@ fn parse_span(what: &str, text: &str, shown: &str) -> Result<Span, Error> {
              (seconds) or a string with a unit such as \"{s} seconds\""
         )));
     }
-    let span: Span = s
-        .parse()
-        .map_err(|e| type_error(&format!("is not a valid duration ({e})")))?;
-    if span.is_negative() {
+    let span = iso::duration(s).map_err(|why| type_error(&format!("is not a valid duration ({why})")))?;
+    if span.negative {
         return Err(ttl_error(Error::OutOfRange, what, shown, "is negative"));
     }
     Ok(span)
@@ -314,14 +307,19 @@ fn at_range(shown: &str, why: &str) -> Error {
     Error::OutOfRange(format!("expiresAt {shown} {why}; {AT_ACCEPTED}"))
 }
 
-/// Unix ms of a civil date-time at a fixed offset, by jiff's civil arithmetic (valid over the
-/// whole civil range, unlike `Timestamp`, which stops at 9999-12-30T22:00Z).
-fn civil_ms(civil: DateTime, offset: Offset) -> f64 {
-    duration_ms(civil.duration_since(EPOCH) - offset.duration_since(Offset::UTC))
-}
-
-fn duration_ms(d: SignedDuration) -> f64 {
-    d.as_secs() as f64 * 1000.0 + f64::from(d.subsec_nanos()) / 1e6
+/// A UTC date-time as jiff prints one, with a `Z`: `2026-01-31T00:00:00.25Z`, `-000001-12-31T...`.
+fn civil_text(y: i64, m: u32, d: u32, in_day_ms: i64) -> String {
+    let year = if (0..=9999).contains(&y) {
+        format!("{y:04}")
+    } else {
+        format!("{}{:06}", if y < 0 { '-' } else { '+' }, y.abs())
+    };
+    let s = in_day_ms / 1000;
+    let mut text = format!("{year}-{m:02}-{d:02}T{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    if in_day_ms % 1000 != 0 {
+        text += format!(".{:03}", in_day_ms % 1000).trim_end_matches('0');
+    }
+    text + "Z"
 }
 
 /// A string that JS's `Number()` would read as a number, e.g. "3600" or " -1.5e3 ".
@@ -329,7 +327,7 @@ fn duration_ms(d: SignedDuration) -> f64 {
 /// The decimal grammar of Rust's `f64::from_str` minus `inf`/`nan` (which have no digit):
 /// `[+-]? (d+ | d+ . d* | . d+) ([eE] [+-]? d+)?`. Checked by hand rather than by parsing a
 /// float, which would link the float parser (about 14 kB of gzipped wasm) for a yes/no answer;
-/// a test checks it against the float parser. It classifies; jiff still parses every date.
+/// a test checks it against the float parser. It classifies; the parser still reads every date.
 fn is_numeric(s: &str) -> bool {
     let b = s.strip_prefix(['+', '-']).unwrap_or(s).as_bytes();
     let digits = |from: usize| b.get(from..).map_or(0, |t| t.iter().take_while(|c| c.is_ascii_digit()).count());
