@@ -48,7 +48,9 @@ export interface StoreOptions {
   /**
    * How long an IndexedDB request or commit may go unanswered (another tab holding a long
    * transaction, a stuck browser) before its transaction is aborted and the call rejects with a
-   * `TimeoutError`, in milliseconds, 1 to 2147483647. Default: 30000.
+   * `TimeoutError`, in milliseconds, 1 to 2147483647. Default: 30000. A transaction that touches
+   * more than one record and has answered once is running and is never aborted for being slow
+   * (a million-entry `setMany` commits for minutes): only one that gets no answer times out.
    */
   timeoutMs?: number;
   /**

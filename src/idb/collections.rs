@@ -78,7 +78,7 @@ impl Conn {
     pub async fn put_docs(&self, c: &str, writes: &[DocWrite]) -> Result<()> {
         let op = "writing documents";
         self.check_docs(c, writes).await?;
-        let (tx, store) = self.write_tx(op, DOCS)?;
+        let (tx, store) = self.write_tx(op, DOCS, writes.len() as u32)?;
         self.put_docs_in(op, &store, c, writes).await?;
         self.commit(op, tx).await
     }
@@ -126,7 +126,7 @@ impl Conn {
     /// Removes documents; how many were live.
     pub async fn delete_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<u32> {
         let op = "deleting documents";
-        let (tx, store) = self.write_tx(op, DOCS)?;
+        let (tx, store) = self.write_tx(op, DOCS, ids.length())?;
         let lookup: Array = unique(ids).iter().map(|id| key2(c, id)).collect();
         let live = self.delete_found(op, &store, &index_named(&store, BY_ID)?, &lookup, 1, cutoff).await?;
         self.commit(op, tx).await?;
@@ -173,7 +173,7 @@ impl Conn {
     /// Removes every document of `c`.
     pub async fn clear_docs(&self, c: &str) -> Result<()> {
         let op = "clearing a collection";
-        let (tx, store) = self.write_tx(op, DOCS)?;
+        let (tx, store) = self.write_tx(op, DOCS, u32::MAX)?;
         self.js(op, store.delete(self.all_docs_range(op, c)?.as_ref()))?;
         self.commit(op, tx).await
     }
@@ -184,7 +184,7 @@ impl Conn {
         let op = "re-keying a collection";
         self.check_storable(writes.iter().map(|w| (&w.id, &w.doc)), |id| format!("document {} of collection {}", describe_key(id), quote(c)))
             .await?;
-        let (tx, store) = self.write_tx(op, DOCS)?;
+        let (tx, store) = self.write_tx(op, DOCS, writes.len() as u32)?;
         self.js(op, store.delete(self.all_docs_range(op, c)?.as_ref()))?;
         for w in writes {
             store.put(&doc_record(c, w.reference_ms, &w.id, &w.doc)).map_err(|e| self.doc_error(c, &w.id, e))?;

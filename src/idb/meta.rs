@@ -169,7 +169,7 @@ impl Conn {
     /// Stores (or replaces) a definition.
     pub async fn put_definition(&self, def: &Definition) -> Result<()> {
         let op = "saving a collection definition";
-        let (tx, store) = self.write_tx(op, META)?;
+        let (tx, store) = self.write_tx(op, META, 1)?;
         self.put_definition_in(op, &store, def)?;
         self.commit(op, tx).await
     }

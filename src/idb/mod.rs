@@ -121,7 +121,7 @@ extern "C" {
     #[wasm_bindgen(js_name = makeRoom)]
     fn make_room(db: &web_sys::IdbDatabase, hints: &Map, n: u32, own: &Array, now: f64, live_only: bool, timeout_ms: u32) -> Promise;
     #[wasm_bindgen(js_name = writeTx, catch)]
-    fn write_tx_js(db: &web_sys::IdbDatabase, names: &JsValue) -> std::result::Result<IdbTransaction, JsValue>;
+    fn write_tx_js(db: &web_sys::IdbDatabase, names: &JsValue, work: u32) -> std::result::Result<IdbTransaction, JsValue>;
     #[wasm_bindgen(js_name = archiveRange)]
     fn archive_range(c: &JsValue, cutoff: f64) -> IdbKeyRange;
     #[wasm_bindgen(js_name = archivedValue)]
@@ -463,7 +463,7 @@ impl Conn {
     pub async fn write(&self, writes: &[Write], default_ttl: Option<&Ttl>, cap: Option<Cap>, now: f64) -> Result<Array> {
         let op = "writing";
         self.check_entries(writes).await?;
-        let (tx, store) = self.write_tx(op, ENTRIES)?;
+        let (tx, store) = self.write_tx(op, ENTRIES, writes.len() as u32)?;
         self.write_in(op, &store, writes, default_ttl, now).await?;
         let evicted = self.within_cap(op, &store, writes, cap, now).await?;
         self.commit(op, tx).await?;
@@ -575,7 +575,7 @@ impl Conn {
             self.check_events(def.name(), events).await?;
         }
         let names: Array = [ENTRIES, DOCS, BUCKETS, META].iter().map(|n| JsValue::from_str(n)).collect();
-        let sys = self.js(op, write_tx_js(self.sys(), &names))?;
+        let sys = self.js(op, write_tx_js(self.sys(), &names, u32::MAX))?;
         let tx = Tx { sys, completed: false };
         let store = |name: &str| self.js(op, tx.sys.object_store(name));
         let meta = store(META)?;
@@ -600,7 +600,7 @@ impl Conn {
     /// Removes `keys`; returns how many were live.
     pub async fn delete_many(&self, keys: &Array, now: f64) -> Result<u32> {
         let op = "deleting";
-        let (tx, store) = self.write_tx(op, ENTRIES)?;
+        let (tx, store) = self.write_tx(op, ENTRIES, keys.length())?;
         unhint(&self.hints, keys);
         let live = self.delete_found(op, &store, &index(&store)?, &unique(keys).into_iter().collect(), 0, now).await?;
         self.commit(op, tx).await?;
@@ -618,7 +618,7 @@ impl Conn {
     /// Removes every entry.
     pub async fn clear(&self) -> Result<()> {
         let op = "clearing";
-        let (tx, store) = self.write_tx(op, ENTRIES)?;
+        let (tx, store) = self.write_tx(op, ENTRIES, u32::MAX)?;
         self.hints.clear();
         self.js(op, store.clear())?;
         self.commit(op, tx).await
@@ -665,7 +665,7 @@ impl Conn {
     /// for `persist`, if it had no expiry).
     pub async fn change_expiry(&self, key: &JsValue, change: ExpiryChange<'_>, now: f64) -> Result<bool> {
         let op = "changing an expiry";
-        let (tx, store) = self.write_tx(op, ENTRIES)?;
+        let (tx, store) = self.write_tx(op, ENTRIES, 1)?;
         let rec = self.settle(op, &self.js(op, index(&store)?.get(key))?).await?;
         let live = (!rec.is_undefined()).then(|| record_expiry(&rec)).filter(|&e| is_live(e, now));
         let (old_e, new_e) = match (live, change) {
@@ -700,7 +700,7 @@ impl Conn {
             let n = JsFuture::from(offer_range(self.sys(), name, lower, upper, limit, how, into, self.timeout_ms)).await;
             return Ok(n.map_err(|e| storage_error(&self.name, op, e))?.as_f64().unwrap_or(0.0) as u32);
         }
-        let (tx, store) = self.write_tx(op, name)?;
+        let (tx, store) = self.write_tx(op, name, limit)?;
         let removed = JsFuture::from(reap_range(&store, lower, upper, limit, into, *part, self.timeout_ms))
             .await
             .map_err(|e| storage_error(&self.name, op, e))?
@@ -752,7 +752,7 @@ impl Conn {
     /// Empties archive `c`.
     pub async fn archive_clear(&self, c: &JsValue) -> Result<()> {
         let op = "clearing the archive";
-        let (tx, store) = self.write_tx(op, ARCHIVE)?;
+        let (tx, store) = self.write_tx(op, ARCHIVE, u32::MAX)?;
         self.js(op, store.delete(&archive_range(c, f64::NEG_INFINITY)))?;
         self.commit(op, tx).await
     }
@@ -792,8 +792,12 @@ impl Conn {
 
     /// A readwrite transaction on store `name`, guarded: it is aborted unless [`Conn::commit`]
     /// saw it complete.
-    fn write_tx(&self, op: &str, name: &str) -> Result<(Tx, IdbObjectStore)> {
-        let sys = self.js(op, write_tx_js(self.sys(), &name.into()))?;
+    ///
+    /// `work` is how many records it may touch (`u32::MAX`: unknown, as for a clear): one that
+    /// touches more than one gets the watchdog's probe (`writeTx` in glue.js), so it is never
+    /// aborted for being slow once it runs.
+    fn write_tx(&self, op: &str, name: &str, work: u32) -> Result<(Tx, IdbObjectStore)> {
+        let sys = self.js(op, write_tx_js(self.sys(), &name.into(), work))?;
         let store = self.js(op, sys.object_store(name))?;
         Ok((Tx { sys, completed: false }, store))
     }

@@ -66,7 +66,7 @@ impl Conn {
     pub async fn insert_events(&self, s: &str, input: &EventsIn, granularity: Granularity) -> Result<u32> {
         let op = "inserting events";
         self.check_events(s, input).await?;
-        let (tx, store) = self.write_tx(op, BUCKETS)?;
+        let (tx, store) = self.write_tx(op, BUCKETS, input.events.length())?;
         let written = self.insert_events_in(op, &store, s, input, granularity).await?;
         self.commit(op, tx).await?;
         Ok(written)
@@ -202,7 +202,7 @@ impl Conn {
     /// Removes every bucket of `s`.
     pub async fn clear_series(&self, s: &str) -> Result<()> {
         let op = "clearing a time series";
-        let (tx, store) = self.write_tx(op, BUCKETS)?;
+        let (tx, store) = self.write_tx(op, BUCKETS, u32::MAX)?;
         self.js(op, store.delete(self.bound(op, &s_key(s), false, &s_end(s))?.as_ref()))?;
         self.commit(op, tx).await
     }

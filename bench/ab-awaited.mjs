@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// A/B of idb-ttl builds on awaited single calls, the path where a per-transaction cost shows
+// most: 500 awaited set() of new keys, 500 awaited overwrites with a new expiry, 500 awaited
+// get(). One headless Chromium session, builds interleaved, 1 warm-up + 7 repetitions, medians
+// (min-max) in ms. Not a test and not the benchmark: a tool for per-call changes (issue 19: each
+// step measured against the build before it in one run).
+//
+//   node bench/ab-awaited.mjs www/pkg other/pkg      (package directories, relative to the repo)
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { launch } from "./lib/browser.mjs";
+import { startServer } from "./lib/server.mjs";
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "..");
+const pkgs = process.argv.slice(2);
+const server = await startServer(repo, repo);
+const browser = await launch();
+const res = {};
+try {
+  const page = await browser.context.newPage();
+  // The blank test fixture: no contenders needed (bench/index.html loads them).
+  await page.goto(server.url + "tests/page/fixtures/blank.html");
+  await page.waitForFunction(() => document.documentElement.dataset.state);
+  for (let rep = 0; rep < 8; rep++) {
+    for (const [j, pkg] of pkgs.entries()) {
+      const r = await page.evaluate(async ([pkg, j, rep]) => {
+        const m = await import(`/${pkg}/index.js`);
+        await m.default();
+        const name = `ab-awaited-${j}-${rep}`;
+        const s = await m.TtlStore.open(name, { autoReap: false });
+        const value = (i) => ({ i, text: "x".repeat(150) });
+        let t = performance.now();
+        for (let i = 0; i < 500; i++) await s.set(`key-${i}`, value(i), { ttl: 3600 });
+        const set = performance.now() - t;
+        t = performance.now();
+        for (let i = 0; i < 500; i++) await s.set(`key-${i}`, value(i), { ttl: 7200 });
+        const overwrite = performance.now() - t;
+        t = performance.now();
+        for (let i = 0; i < 500; i++) await s.get(`key-${i}`);
+        const get = performance.now() - t;
+        s.close();
+        await m.TtlStore.destroy(name);
+        return { set, overwrite, get };
+      }, [pkg, j, rep]);
+      if (rep === 0) continue;
+      for (const [k, v] of Object.entries(r)) ((res[pkg] ??= {})[k] ??= []).push(v);
+    }
+  }
+} finally { await browser.close(); await server.stop(); }
+const med = (a) => { const b = [...a].sort((x, y) => x - y); return b[b.length >> 1]; };
+for (const [pkg, r] of Object.entries(res)) console.log(pkg, Object.entries(r).map(([k, v]) => `${k}=${med(v).toFixed(1)} (${Math.min(...v).toFixed(0)}-${Math.max(...v).toFixed(0)})`).join(" "));
