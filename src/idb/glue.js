@@ -96,20 +96,31 @@ export function putOver(store, byKey, hints, guess, oldPk, rec) {
   if (oldPk !== undefined) store.delete(oldPk);
   else if (guess.found >= 0.5) return false;
   else learn(guess, false);
+  putReplacing(store, byKey, rec.k, rec, () => {
+    if (oldPk === undefined) guess.found += 0.05;
+    hint(hints, rec.k, rec.e);
+  });
+  return true;
+}
+
+// Puts `rec` into `store`. If another record with the same key in the unique `index`
+// (`indexKey`) is in the way, the put fails on that index; the failure is absorbed and, in its
+// error event (the transaction is still active there), `conflict()` runs, the old record is
+// looked up through `index` and deleted, and `rec` put again: the transaction commits on its
+// own, with no round trip to wasm. Used by putOver (entries) and the archive.
+function putReplacing(store, index, indexKey, rec, conflict) {
   const req = store.put(rec);
   req.onerror = (event) => {
     if (!req.error || req.error.name !== "ConstraintError") return;
     event.preventDefault();
     event.stopPropagation();
-    if (oldPk === undefined) guess.found += 0.05;
-    const old = byKey.getKey(rec.k);
+    if (conflict) conflict();
+    const old = index.getKey(indexKey);
     old.onsuccess = () => {
       if (old.result !== undefined) store.delete(old.result);
       store.put(rec);
-      hint(hints, rec.k, rec.e);
     };
   };
-  return true;
 }
 
 // Collections: records { c, r, i, v } keyed [collection, reference ms, id].
@@ -380,7 +391,8 @@ export async function offerRange(db, name, lower, upper, limit, how, into, ms) {
   for (const pk of pks) from_.delete(pk);
   if (how.archive) {
     const archive = tx.objectStore("archive"), byItem = archive.index("by_item");
-    items.forEach(([i, t, v], j) => { if (archived[j]) archivePut(archive, byItem, { c: how.c, t, i, v }); });
+    // The same key archived again replaces its archived copy (by_item is unique).
+    items.forEach(([i, t, v], j) => { if (archived[j]) putReplacing(archive, byItem, [how.c, i], { c: how.c, t, i, v }); });
   }
   await done;
   how.archived += archived.filter(Boolean).length;
@@ -421,22 +433,6 @@ function errorText(e) {
   } catch {
     return "an exception that cannot be shown";
   }
-}
-
-// Puts an archived record; one of the same key already archived is replaced (the by_item index
-// is unique: the put fails on it, and its error event removes the old one and puts again).
-function archivePut(archive, byItem, rec) {
-  const req = archive.put(rec);
-  req.onerror = (event) => {
-    if (!req.error || req.error.name !== "ConstraintError") return;
-    event.preventDefault();
-    event.stopPropagation();
-    const old = byItem.getKey([rec.c, rec.i]);
-    old.onsuccess = () => {
-      if (old.result !== undefined) archive.delete(old.result);
-      archive.put(rec);
-    };
-  };
 }
 
 // Archive `c`'s records keyed by a time after `cutoff` (now minus the delete tier's after: those
