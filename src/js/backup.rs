@@ -56,6 +56,15 @@ struct SeriesRead {
 
 /// Checks a snapshot as `readSnapshot` decoded it: keys, names, definitions, times and every
 /// expiry (as `set()` checks one), naming the item in each refusal.
+/// The snapshot read and checked, before the future: the parsing stays out of its state machine.
+#[inline(never)]
+fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
+    let read = read_snapshot(snapshot).map_err(convert::refused)?;
+    let read: SnapshotRead = serde_wasm_bindgen::from_value(read)
+        .map_err(|e| Error::InvalidType(format!("import: the snapshot has an unexpected shape ({e})")))?;
+    checked(read)
+}
+
 fn checked(read: SnapshotRead) -> Result<ImportInput> {
     let mut input = ImportInput::default();
     for (i, EntryRead(key, value, expires_at)) in read.entries.into_iter().enumerate() {
@@ -107,11 +116,9 @@ impl TtlStore {
     /// nothing. Resolves to `{ entries, documents, events, skipped }`.
     pub fn import(&self, snapshot: JsValue) -> Promise {
         let store = self.store.clone();
+        let input = import_input(&snapshot);
         promise(async move {
-            let read = read_snapshot(&snapshot).map_err(convert::refused)?;
-            let read: SnapshotRead = serde_wasm_bindgen::from_value(read)
-                .map_err(|e| Error::InvalidType(format!("import: the snapshot has an unexpected shape ({e})")))?;
-            let r = store.import(checked(read)?).await?;
+            let r = store.import(input?).await?;
             Ok(plain_object(&[
                 ("entries", r.entries.into()),
                 ("documents", r.documents.into()),
