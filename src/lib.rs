@@ -19,7 +19,8 @@
 //! - `timer`: the only module touching timers, the clock and Web Locks (the reaper's leader).
 //! - `channel`: the only module touching BroadcastChannel (events across tabs and workers).
 //! - `store`: the store in Rust terms: connection, reaper passes, events.
-//! - `js`: the wasm-bindgen surface, converting JS values and errors, nothing else.
+//! - `js`: the wasm-bindgen surface, converting JS values (and errors, through
+//!   `core::error::Error::into_js`), nothing else. Layers call downwards only: js, store, idb, core.
 #![deny(missing_docs, missing_debug_implementations)]
 
 pub mod core;

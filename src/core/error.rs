@@ -106,6 +106,26 @@ impl Error {
     }
 }
 
+#[cfg(target_arch = "wasm32")]
+impl Error {
+    /// The JS exception: `TypeError` and `RangeError` for bad input, an `Error` whose `name` says
+    /// the cause (`QuotaExceededError`, `StoreClosedError`, `StorageError`...) otherwise. Here,
+    /// beside [`Error::js_name`], so that the store's `error` events and the JS edge's rejections
+    /// build it alike without the store depending on the edge.
+    pub fn into_js(self) -> wasm_bindgen::JsValue {
+        let message = self.to_string();
+        match self {
+            Error::InvalidType(_) => js_sys::TypeError::new(&message).into(),
+            Error::OutOfRange(_) => js_sys::RangeError::new(&message).into(),
+            _ => {
+                let err = js_sys::Error::new(&message);
+                err.set_name(self.js_name());
+                err.into()
+            }
+        }
+    }
+}
+
 /// Shorthand used across the crate.
 pub type Result<T> = std::result::Result<T, Error>;
 

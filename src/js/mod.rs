@@ -7,7 +7,6 @@ mod archive;
 mod backup;
 mod collection;
 pub mod convert;
-pub mod error;
 
 pub use archive::Archive;
 pub use collection::{Collection, TimeSeries};
@@ -39,7 +38,7 @@ pub(crate) fn promise<T: Into<JsValue>>(f: impl Future<Output = Result<T>> + 'st
 /// One non-generic instance of `future_to_promise` for every method: the wasm carries its
 /// machinery once instead of once per method (about 40 kB less).
 fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
-    future_to_promise(async move { f.await.map_err(error::to_js) })
+    future_to_promise(async move { f.await.map_err(Error::into_js) })
 }
 
 /// Unix ms or "no expiry" as the API reports them: seconds, `null`, or `undefined` if missing.
@@ -257,7 +256,7 @@ impl TtlStore {
         promise(async move {
             let name = convert::name("collection name", &name)?;
             let (key_path, ttl) = convert::collection_options(&options)?;
-            Ok(Collection { inner: store.collection(&name, key_path.as_deref(), ttl).await? })
+            Ok(Collection { inner: store.collection(&name, key_path.as_deref(), ttl, convert::docs).await? })
         })
     }
 
@@ -319,14 +318,14 @@ impl TtlStore {
     /// Listens for `"expired"`, `"change"` or `"error"`.
     #[wasm_bindgen(js_name = addEventListener)]
     pub fn add_event_listener(&self, kind: JsValue, listener: JsValue) -> std::result::Result<(), JsValue> {
-        let (kind, f) = listener_args(&kind, &listener).map_err(error::to_js)?;
+        let (kind, f) = listener_args(&kind, &listener).map_err(Error::into_js)?;
         self.store.events().add_event_listener_with_callback(&kind, f)
     }
 
     /// Removes a listener added with `addEventListener`.
     #[wasm_bindgen(js_name = removeEventListener)]
     pub fn remove_event_listener(&self, kind: JsValue, listener: JsValue) -> std::result::Result<(), JsValue> {
-        let (kind, f) = listener_args(&kind, &listener).map_err(error::to_js)?;
+        let (kind, f) = listener_args(&kind, &listener).map_err(Error::into_js)?;
         self.store.events().remove_event_listener_with_callback(&kind, f)
     }
 }

@@ -47,10 +47,16 @@ pub struct DocIn {
     pub doc: JsValue,
 }
 
+/// How the JS edge reads documents (`js::convert::docs`): `(what, documents, key_path,
+/// reference_field)`. Passed in, so that the store reads stored documents again (a new TTL
+/// index keys them by its field) without depending on the layer above it.
+pub type DocReader = fn(&str, &Array, &str, Option<&str>) -> Result<Vec<DocIn>>;
+
 impl Store {
     /// Opens collection `name`, creating it (with `key_path`, default `"id"`) if new. A TTL
-    /// index given here is created if the collection has none; a different one is refused.
-    pub async fn collection(&self, name: &str, key_path: Option<&str>, ttl: Option<TtlIndex>) -> Result<Collection> {
+    /// index given here is created if the collection has none (documents already stored are
+    /// read again with `read`); a different one is refused.
+    pub async fn collection(&self, name: &str, key_path: Option<&str>, ttl: Option<TtlIndex>, read: DocReader) -> Result<Collection> {
         if name.is_empty() {
             return Err(Error::InvalidType("collection name \"\" is not accepted; expected a non-empty string".into()));
         }
@@ -83,7 +89,7 @@ impl Store {
                     have.unit.name()
                 )));
             }
-            (Some(asked), None) => collection.create_ttl_index(asked).await?,
+            (Some(asked), None) => collection.create_ttl_index(asked, read).await?,
             _ if is_new => {
                 let state = collection.state.borrow().clone();
                 collection.save(state).await?
@@ -241,12 +247,12 @@ impl Collection {
     }
 
     /// Creates a TTL index; documents are keyed again only if they were keyed by another field or unit.
-    pub async fn create_ttl_index(&self, ttl: TtlIndex) -> Result<()> {
+    async fn create_ttl_index(&self, ttl: TtlIndex, read: DocReader) -> Result<()> {
         let stored = self.stored().await?;
         let keyed_right = stored.keyed_by.as_ref() == Some(&(ttl.field.clone(), ttl.unit));
         let next = State { keyed_by: Some((ttl.field.clone(), ttl.unit)), ttl: Some(ttl) };
         if !keyed_right {
-            self.rekey(&next).await?;
+            self.rekey(&next, read).await?;
         }
         self.save(next).await?;
         self.changed("createTtlIndex", Array::new());
@@ -257,11 +263,11 @@ impl Collection {
         self.store.emit_change_in("collection", &self.name, op, ids);
     }
 
-    async fn rekey(&self, next: &State) -> Result<()> {
+    async fn rekey(&self, next: &State, read: DocReader) -> Result<()> {
         let conn = self.store.conn()?;
         let docs = conn.all_doc_values(&self.name).await?;
         let index = next.ttl.clone().expect("rekey is for a new TTL index");
-        let read = crate::js::convert::docs("stored document", &docs, &self.key_path, Some(&index.field))?;
+        let read = read("stored document", &docs, &self.key_path, Some(&index.field))?;
         let writes: Vec<DocWrite> = read
             .into_iter()
             .map(|d| DocWrite { reference_ms: index.reference_ms(&d.field).unwrap_or(f64::INFINITY), id: d.id, doc: d.doc })

@@ -23,7 +23,7 @@ mod backup;
 mod collection;
 mod series;
 
-pub use collection::{Collection, DocIn};
+pub use collection::{Collection, DocIn, DocReader};
 pub use backup::{ImportInput, ImportReport, SnapshotData};
 pub use series::Series;
 
@@ -367,7 +367,7 @@ impl Store {
                 Error::HandOff { records, .. } => *records,
                 _ => 0,
             };
-            self.emit("error", &plain_object(&[("error", crate::js::error::to_js(e)), ("records", records.into())]));
+            self.emit("error", &plain_object(&[("error", e.into_js()), ("records", records.into())]));
         }
         Ok(report)
     }
@@ -599,7 +599,7 @@ impl Store {
                 // A reap() call under way counts as this pass.
                 if !store.0.reaping.get() {
                     if let Err(e) = store.reap().await {
-                        store.emit("error", &plain_object(&[("error", crate::js::error::to_js(e))]));
+                        store.emit("error", &plain_object(&[("error", e.into_js())]));
                     }
                 }
                 let stats = store.0.stats.borrow();
