@@ -41,6 +41,68 @@ fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
     future_to_promise(async move { f.await.map_err(Error::into_js) })
 }
 
+/// `undefined`, for the arguments a verb does not take.
+const U: JsValue = JsValue::UNDEFINED;
+
+/// The verbs on the entries, as data: [`verb`] runs them all through one future.
+#[derive(Debug, Clone, Copy)]
+enum Verb {
+    Set,
+    Delete,
+    Clear,
+    SetMany,
+    GetMany,
+    DeleteMany,
+    Expire,
+    Persist,
+    Get,
+    Has,
+    Keys,
+    Values,
+    Entries,
+    Count,
+    ExpiresAt,
+    Ttl,
+}
+
+/// One non-generic driver for the entries' verbs: one state machine instead of one per method
+/// (issue 19, lever 1). `a`, `b`, `c` are the method's arguments in order.
+fn verb(store: Store, verb: Verb, a: JsValue, b: JsValue, c: JsValue) -> Promise {
+    run(Box::pin(async move {
+        Ok(match verb {
+            Verb::Set => {
+                let (key, spec) = (convert::key(&a)?, convert::set_options(&c)?);
+                store.set(key, b, spec).await?;
+                U
+            }
+            Verb::Delete => store.delete(convert::key(&a)?).await?.into(),
+            Verb::Clear => {
+                store.clear().await?;
+                U
+            }
+            Verb::SetMany => {
+                store.set_many_and_notify(convert::set_many_entries(&a)?).await?;
+                U
+            }
+            Verb::GetMany => store.get_many(&convert::keys("getMany keys", &a)?).await?.into(),
+            Verb::DeleteMany => store.delete_many(convert::keys("deleteMany keys", &a)?).await?.into(),
+            Verb::Expire => {
+                let (key, spec) = (convert::key(&a)?, convert::expire_options(&b)?);
+                store.expire(key, &spec).await?.into()
+            }
+            Verb::Persist => store.persist(convert::key(&a)?).await?.into(),
+            Verb::Get => store.get(&convert::key(&a)?).await?,
+            Verb::Has => store.has(&convert::key(&a)?).await?.into(),
+            Verb::Keys => store.keys().await?.into(),
+            Verb::Values => store.values().await?.into(),
+            Verb::Entries => store.entries().await?.into(),
+            Verb::Count => store.count().await?.into(),
+            Verb::ExpiresAt => seconds_or_null(store.expires_at_ms(&convert::key(&a)?).await?),
+            Verb::Ttl => seconds_or_null(store.ttl_ms(&convert::key(&a)?).await?),
+        })
+    }))
+}
+
 /// Unix ms or "no expiry" as the API reports them: seconds, `null`, or `undefined` if missing.
 fn seconds_or_null(v: Option<Option<f64>>) -> JsValue {
     match v {
@@ -137,117 +199,101 @@ impl TtlStore {
     /// Writes `value` under `key`, resolving once committed.
     pub fn set(&self, key: JsValue, value: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move {
-            let key = convert::key(&key)?;
-            let spec = convert::set_options(&options)?;
-            store.set(key, value, spec).await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        verb(store, Verb::Set, key, value, options)
     }
 
     /// The value, or `undefined` if missing or expired.
     pub fn get(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.get(&convert::key(&key)?).await })
+        verb(store, Verb::Get, key, U, U)
     }
 
     /// Whether `key` has a live entry.
     pub fn has(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.has(&convert::key(&key)?).await })
+        verb(store, Verb::Has, key, U, U)
     }
 
     /// Removes `key`; `true` if a live entry was removed.
     pub fn delete(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.delete(convert::key(&key)?).await })
+        verb(store, Verb::Delete, key, U, U)
     }
 
     /// Removes every entry.
     pub fn clear(&self) -> Promise {
         let store = self.store.clone();
-        promise(async move {
-            store.clear().await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        verb(store, Verb::Clear, U, U, U)
     }
 
     /// Writes `[key, value]` / `[key, value, options]` entries in one transaction, all or nothing.
     #[wasm_bindgen(js_name = setMany)]
     pub fn set_many(&self, entries: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move {
-            let writes = convert::set_many_entries(&entries)?;
-            store.set_many_and_notify(writes).await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        verb(store, Verb::SetMany, entries, U, U)
     }
 
     /// Values in the order of `keys`, `undefined` where missing or expired.
     #[wasm_bindgen(js_name = getMany)]
     pub fn get_many(&self, keys: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.get_many(&convert::keys("getMany keys", &keys)?).await })
+        verb(store, Verb::GetMany, keys, U, U)
     }
 
     /// Removes `keys`; how many live entries were removed.
     #[wasm_bindgen(js_name = deleteMany)]
     pub fn delete_many(&self, keys: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.delete_many(convert::keys("deleteMany keys", &keys)?).await })
+        verb(store, Verb::DeleteMany, keys, U, U)
     }
 
     /// Live keys in key order.
     pub fn keys(&self) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.keys().await })
+        verb(store, Verb::Keys, U, U, U)
     }
 
     /// Live values in key order.
     pub fn values(&self) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.values().await })
+        verb(store, Verb::Values, U, U, U)
     }
 
     /// Live `[key, value]` pairs in key order.
     pub fn entries(&self) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.entries().await })
+        verb(store, Verb::Entries, U, U, U)
     }
 
     /// Number of live entries.
     pub fn count(&self) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.count().await })
+        verb(store, Verb::Count, U, U, U)
     }
 
     /// Unix seconds; `null` = no expiry; `undefined` = missing or expired.
     #[wasm_bindgen(js_name = expiresAt)]
     pub fn expires_at(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move { Ok(seconds_or_null(store.expires_at_ms(&convert::key(&key)?).await?)) })
+        verb(store, Verb::ExpiresAt, key, U, U)
     }
 
     /// Seconds left; `null` = no expiry; `undefined` = missing or expired.
     pub fn ttl(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move { Ok(seconds_or_null(store.ttl_ms(&convert::key(&key)?).await?)) })
+        verb(store, Verb::Ttl, key, U, U)
     }
 
     /// Sets or changes the expiry of a live entry; `false` if missing.
     pub fn expire(&self, key: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move {
-            let key = convert::key(&key)?;
-            let spec = convert::expire_options(&options)?;
-            store.expire(key, &spec).await
-        })
+        verb(store, Verb::Expire, key, options, U)
     }
 
     /// Removes the expiry; `false` if missing or it had none.
     pub fn persist(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.persist(convert::key(&key)?).await })
+        verb(store, Verb::Persist, key, U, U)
     }
 
     /// Opens collection `name` (`{ keyPath, ttlIndex: { field, expireAfter, unit } }`), creating it if new.
