@@ -4,7 +4,7 @@
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use super::{convert, promise};
+use super::{verb, Verb, U};
 use crate::store::{Collection, Store};
 
 /// One archive: the key-value entries' (`c` = 0) or a collection's (`c` = its name).
@@ -31,27 +31,24 @@ impl Archive {
     /// The archived value of `key`, `undefined` if not archived or past its delete tier.
     pub fn get(&self, key: JsValue) -> Promise {
         let (store, c, after) = self.parts();
-        promise(async move { store.archive_get(&c, after, &convert::key(&key)?).await })
+        verb(store, Verb::ArchiveGet, c, key, after.into())
     }
 
     /// Archived values, the soonest to be deleted first.
     pub fn values(&self) -> Promise {
         let (store, c, after) = self.parts();
-        promise(async move { store.archive_values(&c, after).await })
+        verb(store, Verb::ArchiveValues, c, U, after.into())
     }
 
     /// How many records the archive holds.
     pub fn count(&self) -> Promise {
         let (store, c, after) = self.parts();
-        promise(async move { store.archive_count(&c, after).await })
+        verb(store, Verb::ArchiveCount, c, U, after.into())
     }
 
     /// Empties the archive.
     pub fn clear(&self) -> Promise {
         let (store, c, _) = self.parts();
-        promise(async move {
-            store.archive_clear(&c).await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        verb(store, Verb::ArchiveClear, c, U, U)
     }
 }

@@ -4,7 +4,8 @@ use js_sys::{Array, Promise};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use super::{convert, promise, TtlStore};
+use super::{convert, verb, TtlStore, Verb, U};
+use crate::store::Store;
 use crate::core::error::{Error, Result};
 use crate::core::options::{collection_options, prefix, series_options};
 use crate::core::snapshot::item_expiry_ms;
@@ -104,27 +105,31 @@ impl TtlStore {
     /// A JSON-serialisable snapshot of every live entry, document and time-series event, with
     /// expiries (Unix seconds) and definitions.
     pub fn export(&self) -> Promise {
-        let store = self.store.clone();
-        promise(async move {
-            let data = store.snapshot_data().await?;
-            build_snapshot(store.name(), now_ms(), &data.entries, &data.collections, &data.series).map_err(convert::refused)
-        })
+        verb(self.store.clone(), Verb::Export, U, U, U)
     }
 
     /// Restores a snapshot made by `export()`, leaving out what has expired since. Everything is
     /// checked before anything is written, and everything is written in one transaction: all or
     /// nothing. Resolves to `{ entries, documents, events, skipped }`.
     pub fn import(&self, snapshot: JsValue) -> Promise {
-        let store = self.store.clone();
-        let input = import_input(&snapshot);
-        promise(async move {
-            let r = store.import(input?).await?;
-            Ok(plain_object(&[
-                ("entries", r.entries.into()),
-                ("documents", r.documents.into()),
-                ("events", r.events.into()),
-                ("skipped", r.skipped.into()),
-            ]))
-        })
+        verb(self.store.clone(), Verb::Import, snapshot, U, U)
     }
+}
+
+/// `export()`, run by [`verb`].
+pub(super) async fn export(store: &Store) -> Result<JsValue> {
+    let data = store.snapshot_data().await?;
+    build_snapshot(store.name(), now_ms(), &data.entries, &data.collections, &data.series).map_err(convert::refused)
+}
+
+/// `import()`, run by [`verb`].
+pub(super) async fn import(store: &Store, snapshot: &JsValue) -> Result<JsValue> {
+    let input = import_input(snapshot);
+    let r = store.import(input?).await?;
+    Ok(plain_object(&[
+        ("entries", r.entries.into()),
+        ("documents", r.documents.into()),
+        ("events", r.events.into()),
+        ("skipped", r.skipped.into()),
+    ]))
 }

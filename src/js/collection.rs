@@ -3,7 +3,7 @@
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::{convert, promise};
+use super::{convert, run, U};
 use crate::store;
 
 /// A collection of documents with an optional TTL index (`store.collection(name, options)`).
@@ -11,6 +11,100 @@ use crate::store;
 #[derive(Debug)]
 pub struct Collection {
     pub(crate) inner: store::Collection,
+}
+
+/// A collection's verbs, as data: [`doc_verb`] runs them all through one future (issue 19).
+#[derive(Debug, Clone, Copy)]
+enum Doc {
+    Put,
+    PutMany,
+    Get,
+    GetMany,
+    Delete,
+    DeleteMany,
+    Count,
+    Values,
+    Clear,
+    SetExpireAfter,
+    SetTiers,
+    DropTtlIndex,
+}
+
+/// One non-generic driver for a collection's verbs; `a` is the method's argument.
+fn doc_verb(c: &Collection, verb: Doc, a: JsValue) -> Promise {
+    let c = c.inner.clone();
+    run(Box::pin(async move {
+        Ok(match verb {
+            Doc::Put | Doc::PutMany => {
+                let docs = match verb {
+                    Doc::Put => convert::docs("document", &Array::of1(&a), c.key_path(), c.reference_field().as_deref())?,
+                    _ => convert::docs_in(&a, c.key_path(), c.reference_field().as_deref())?,
+                };
+                c.put_many(docs).await?;
+                U
+            }
+            Doc::Get => c.get_many(&Array::of1(&convert::key(&a)?)).await?.get(0),
+            Doc::GetMany => c.get_many(&convert::keys("getMany ids", &a)?).await?.into(),
+            Doc::Delete => (c.delete_many(&Array::of1(&convert::key(&a)?)).await? > 0).into(),
+            Doc::DeleteMany => c.delete_many(&convert::keys("deleteMany ids", &a)?).await?.into(),
+            Doc::Count => c.count().await?.into(),
+            Doc::Values => c.values().await?.into(),
+            Doc::Clear => {
+                c.clear().await?;
+                U
+            }
+            Doc::SetExpireAfter => {
+                c.set_expire_after(convert::expire_after(&a)?).await?;
+                U
+            }
+            Doc::SetTiers => {
+                let (first, archive_until) = convert::tiers(&a)?;
+                c.set_tiers(first, archive_until).await?;
+                U
+            }
+            Doc::DropTtlIndex => c.drop_ttl_index().await?.into(),
+        })
+    }))
+}
+
+/// A time series' verbs, as data: [`series_verb`] runs them all through one future.
+#[derive(Debug, Clone, Copy)]
+enum Series {
+    Insert,
+    InsertMany,
+    Query,
+    Count,
+    BucketCount,
+    Clear,
+}
+
+/// One non-generic driver for a time series' verbs; `a` is the method's argument.
+fn series_verb(s: &TimeSeries, verb: Series, a: JsValue) -> Promise {
+    let s = s.inner.clone();
+    run(Box::pin(async move {
+        Ok(match verb {
+            Series::Insert => {
+                let events = convert::events_in("event", &Array::of1(&a), &s.options())?;
+                s.insert_many(&events).await?;
+                U
+            }
+            Series::InsertMany => {
+                let arr = convert::event_array(&a)?;
+                let events = convert::events_in("insertMany event", &arr, &s.options())?;
+                s.insert_many(&events).await?.into()
+            }
+            Series::Query => {
+                let q = convert::query_options(&a)?;
+                s.query(q.meta_key.as_deref(), q.from_ms, q.to_ms).await?.into()
+            }
+            Series::Count => s.count().await?.into(),
+            Series::BucketCount => s.bucket_count().await?.into(),
+            Series::Clear => {
+                s.clear().await?;
+                U
+            }
+        })
+    }))
 }
 
 fn set(o: &Object, k: &str, v: JsValue) {
@@ -33,94 +127,62 @@ impl Collection {
 
     /// Stores a document (replacing one with the same id).
     pub fn put(&self, doc: JsValue) -> Promise {
-        let c = self.inner.clone();
-        promise(async move {
-            let docs = convert::docs("document", &Array::of1(&doc), c.key_path(), c.reference_field().as_deref())?;
-            c.put_many(docs).await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        doc_verb(self, Doc::Put, doc)
     }
 
     /// Stores documents in one transaction, all or nothing.
     #[wasm_bindgen(js_name = putMany)]
     pub fn put_many(&self, docs: JsValue) -> Promise {
-        let c = self.inner.clone();
-        promise(async move {
-            let docs = convert::docs_in(&docs, c.key_path(), c.reference_field().as_deref())?;
-            c.put_many(docs).await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        doc_verb(self, Doc::PutMany, docs)
     }
 
     /// The live document with this id, or `undefined`.
     pub fn get(&self, id: JsValue) -> Promise {
-        let c = self.inner.clone();
-        promise(async move {
-            let ids = Array::of1(&convert::key(&id)?);
-            Ok(c.get_many(&ids).await?.get(0))
-        })
+        doc_verb(self, Doc::Get, id)
     }
 
     /// Live documents with these ids, in order, `undefined` where missing or expired.
     #[wasm_bindgen(js_name = getMany)]
     pub fn get_many(&self, ids: JsValue) -> Promise {
-        let c = self.inner.clone();
-        promise(async move { c.get_many(&convert::keys("getMany ids", &ids)?).await })
+        doc_verb(self, Doc::GetMany, ids)
     }
 
     /// Removes the document with this id; `true` if it was live.
     pub fn delete(&self, id: JsValue) -> Promise {
-        let c = self.inner.clone();
-        promise(async move { Ok(c.delete_many(&Array::of1(&convert::key(&id)?)).await? > 0) })
+        doc_verb(self, Doc::Delete, id)
     }
 
     /// Removes documents; how many were live.
     #[wasm_bindgen(js_name = deleteMany)]
     pub fn delete_many(&self, ids: JsValue) -> Promise {
-        let c = self.inner.clone();
-        promise(async move { c.delete_many(&convert::keys("deleteMany ids", &ids)?).await })
+        doc_verb(self, Doc::DeleteMany, ids)
     }
 
     /// Number of live documents.
     pub fn count(&self) -> Promise {
-        let c = self.inner.clone();
-        promise(async move { c.count().await })
+        doc_verb(self, Doc::Count, U)
     }
 
     /// Live documents in id order.
     pub fn values(&self) -> Promise {
-        let c = self.inner.clone();
-        promise(async move { c.values().await })
+        doc_verb(self, Doc::Values, U)
     }
 
     /// Removes every document.
     pub fn clear(&self) -> Promise {
-        let c = self.inner.clone();
-        promise(async move {
-            c.clear().await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        doc_verb(self, Doc::Clear, U)
     }
 
     /// Changes `expireAfter` without rewriting any document (MongoDB `collMod`).
     #[wasm_bindgen(js_name = setExpireAfter)]
     pub fn set_expire_after(&self, expire_after: JsValue) -> Promise {
-        let c = self.inner.clone();
-        promise(async move {
-            c.set_expire_after(convert::expire_after(&expire_after)?).await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        doc_verb(self, Doc::SetExpireAfter, expire_after)
     }
 
     /// Changes the tiers (`[{ after, action }]`) without rewriting any document.
     #[wasm_bindgen(js_name = setTiers)]
     pub fn set_tiers(&self, tiers: JsValue) -> Promise {
-        let c = self.inner.clone();
-        promise(async move {
-            let (first, archive_until) = convert::tiers(&tiers)?;
-            c.set_tiers(first, archive_until).await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        doc_verb(self, Doc::SetTiers, tiers)
     }
 
     /// The documents past an archive tier, readable until the delete tier.
@@ -158,8 +220,7 @@ impl Collection {
     /// Removes the TTL index (documents then never expire); `false` if there was none.
     #[wasm_bindgen(js_name = dropTtlIndex)]
     pub fn drop_ttl_index(&self) -> Promise {
-        let c = self.inner.clone();
-        promise(async move { c.drop_ttl_index().await })
+        doc_verb(self, Doc::DropTtlIndex, U)
     }
 }
 
@@ -192,55 +253,35 @@ impl TimeSeries {
 
     /// Appends one event.
     pub fn insert(&self, event: JsValue) -> Promise {
-        let s = self.inner.clone();
-        promise(async move {
-            let events = convert::events_in("event", &Array::of1(&event), &s.options())?;
-            s.insert_many(&events).await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        series_verb(self, Series::Insert, event)
     }
 
     /// Appends events in one transaction, all or nothing; resolves to the number of bucket
     /// records written.
     #[wasm_bindgen(js_name = insertMany)]
     pub fn insert_many(&self, events: JsValue) -> Promise {
-        let s = self.inner.clone();
-        promise(async move {
-            let arr = convert::event_array(&events)?;
-            let events = convert::events_in("insertMany event", &arr, &s.options())?;
-            s.insert_many(&events).await
-        })
+        series_verb(self, Series::InsertMany, events)
     }
 
     /// Live events with time in `[from, to]` (inclusive; same formats as `expiresAt`), of
     /// one meta value if `meta` is given, oldest first.
     pub fn query(&self, options: JsValue) -> Promise {
-        let s = self.inner.clone();
-        promise(async move {
-            let q = convert::query_options(&options)?;
-            s.query(q.meta_key.as_deref(), q.from_ms, q.to_ms).await
-        })
+        series_verb(self, Series::Query, options)
     }
 
     /// Number of live events.
     pub fn count(&self) -> Promise {
-        let s = self.inner.clone();
-        promise(async move { s.count().await })
+        series_verb(self, Series::Count, U)
     }
 
     /// Number of bucket records stored (including expired ones the reaper has not removed yet).
     #[wasm_bindgen(js_name = bucketCount)]
     pub fn bucket_count(&self) -> Promise {
-        let s = self.inner.clone();
-        promise(async move { s.bucket_count().await })
+        series_verb(self, Series::BucketCount, U)
     }
 
     /// Removes every event.
     pub fn clear(&self) -> Promise {
-        let s = self.inner.clone();
-        promise(async move {
-            s.clear().await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        series_verb(self, Series::Clear, U)
     }
 }

@@ -30,23 +30,32 @@ pub struct TtlStore {
     store: Store,
 }
 
-/// Runs `f` as a Promise; its error becomes the rejection.
-pub(crate) fn promise<T: Into<JsValue>>(f: impl Future<Output = Result<T>> + 'static) -> Promise {
-    run(Box::pin(async move { f.await.map(Into::into) }))
+/// `TtlStore.open(name, options)` (`open`) or `TtlStore.destroy(name)`: one future for both.
+fn open_or_destroy(open: bool, name: JsValue, options: JsValue) -> Promise {
+    run(Box::pin(async move {
+        let name = db_name(&name)?;
+        Ok(if open {
+            let (config, hook) = convert::store_options(&options)?;
+            TtlStore { store: Store::open(&name, config, hook).await? }.into()
+        } else {
+            Store::destroy(&name).await?;
+            U
+        })
+    }))
 }
 
 /// One non-generic instance of `future_to_promise` for every method: the wasm carries its
 /// machinery once instead of once per method (about 40 kB less).
-fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
+pub(crate) fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
     future_to_promise(async move { f.await.map_err(Error::into_js) })
 }
 
 /// `undefined`, for the arguments a verb does not take.
-const U: JsValue = JsValue::UNDEFINED;
+pub(crate) const U: JsValue = JsValue::UNDEFINED;
 
 /// The verbs on the entries, as data: [`verb`] runs them all through one future.
 #[derive(Debug, Clone, Copy)]
-enum Verb {
+pub(crate) enum Verb {
     Set,
     Delete,
     Clear,
@@ -55,6 +64,17 @@ enum Verb {
     DeleteMany,
     Expire,
     Persist,
+    Estimate,
+    PersistStorage,
+    Collection,
+    TimeSeries,
+    Reap,
+    Export,
+    Import,
+    ArchiveGet,
+    ArchiveValues,
+    ArchiveCount,
+    ArchiveClear,
     Get,
     Has,
     Keys,
@@ -67,7 +87,7 @@ enum Verb {
 
 /// One non-generic driver for the entries' verbs: one state machine instead of one per method
 /// (issue 19, lever 1). `a`, `b`, `c` are the method's arguments in order.
-fn verb(store: Store, verb: Verb, a: JsValue, b: JsValue, c: JsValue) -> Promise {
+pub(crate) fn verb(store: Store, verb: Verb, a: JsValue, b: JsValue, c: JsValue) -> Promise {
     run(Box::pin(async move {
         Ok(match verb {
             Verb::Set => {
@@ -91,6 +111,30 @@ fn verb(store: Store, verb: Verb, a: JsValue, b: JsValue, c: JsValue) -> Promise
                 store.expire(key, &spec).await?.into()
             }
             Verb::Persist => store.persist(convert::key(&a)?).await?.into(),
+            Verb::Estimate => store.estimate().await?,
+            Verb::PersistStorage => store.persist_storage().await?.into(),
+            Verb::Collection => {
+                let name = convert::name("collection name", &a)?;
+                let (key_path, ttl) = convert::collection_options(&b)?;
+                Collection { inner: store.collection(&name, key_path.as_deref(), ttl, convert::docs).await? }.into()
+            }
+            Verb::TimeSeries => {
+                let name = convert::name("time series name", &a)?;
+                let options = convert::series_options(&b)?;
+                TimeSeries { inner: store.time_series(&name, options).await? }.into()
+            }
+            Verb::Reap => report_js(store.reap().await?),
+            Verb::Export => backup::export(&store).await?,
+            Verb::Import => backup::import(&store, &a).await?,
+            // The archives: `a` is the archive (0 or a collection's name), `c` how long its
+            // records stay (ms), `b` the key.
+            Verb::ArchiveGet => store.archive_get(&a, c.as_f64().unwrap_or(0.0), &convert::key(&b)?).await?,
+            Verb::ArchiveValues => store.archive_values(&a, c.as_f64().unwrap_or(0.0)).await?.into(),
+            Verb::ArchiveCount => store.archive_count(&a, c.as_f64().unwrap_or(0.0)).await?.into(),
+            Verb::ArchiveClear => {
+                store.archive_clear(&a).await?;
+                U
+            }
             Verb::Get => store.get(&convert::key(&a)?).await?,
             Verb::Has => store.has(&convert::key(&a)?).await?.into(),
             Verb::Keys => store.keys().await?.into(),
@@ -135,19 +179,12 @@ fn report_js(r: ReapReport) -> JsValue {
 impl TtlStore {
     /// Opens (creating if needed) the IndexedDB database `name`.
     pub fn open(name: JsValue, options: JsValue) -> Promise {
-        promise(async move {
-            let name = db_name(&name)?;
-            let (config, hook) = convert::store_options(&options)?;
-            Ok(TtlStore { store: Store::open(&name, config, hook).await? })
-        })
+        open_or_destroy(true, name, options)
     }
 
     /// Deletes the whole database `name`.
     pub fn destroy(name: JsValue) -> Promise {
-        promise(async move {
-            Store::destroy(&db_name(&name)?).await?;
-            Ok(JsValue::UNDEFINED)
-        })
+        open_or_destroy(false, name, U)
     }
 
     /// The database name.
@@ -186,14 +223,14 @@ impl TtlStore {
     /// `navigator.storage.estimate()`'s `usage` and `quota` with the live and expired entries.
     pub fn estimate(&self) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.estimate().await })
+        verb(store, Verb::Estimate, U, U, U)
     }
 
     /// Asks for persistent storage (`navigator.storage.persist()`); whether it is granted.
     #[wasm_bindgen(js_name = persistStorage)]
     pub fn persist_storage(&self) -> Promise {
         let store = self.store.clone();
-        promise(async move { store.persist_storage().await })
+        verb(store, Verb::PersistStorage, U, U, U)
     }
 
     /// Writes `value` under `key`, resolving once committed.
@@ -299,28 +336,20 @@ impl TtlStore {
     /// Opens collection `name` (`{ keyPath, ttlIndex: { field, expireAfter, unit } }`), creating it if new.
     pub fn collection(&self, name: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move {
-            let name = convert::name("collection name", &name)?;
-            let (key_path, ttl) = convert::collection_options(&options)?;
-            Ok(Collection { inner: store.collection(&name, key_path.as_deref(), ttl, convert::docs).await? })
-        })
+        verb(store, Verb::Collection, name, options, U)
     }
 
     /// Opens time series `name` (`{ timeField, metaField, granularity, expireAfter }`), creating it if new.
     #[wasm_bindgen(js_name = timeSeries)]
     pub fn time_series(&self, name: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        promise(async move {
-            let name = convert::name("time series name", &name)?;
-            let options = convert::series_options(&options)?;
-            Ok(TimeSeries { inner: store.time_series(&name, options).await? })
-        })
+        verb(store, Verb::TimeSeries, name, options, U)
     }
 
     /// Runs one reaper pass now.
     pub fn reap(&self) -> Promise {
         let store = self.store.clone();
-        promise(async move { Ok(report_js(store.reap().await?)) })
+        verb(store, Verb::Reap, U, U, U)
     }
 
     /// Reaper counters.
