@@ -205,6 +205,37 @@ export interface SetWithoutExpiry {
  */
 export type SetOptions = SetWithTtl | SetWithExpiresAt | SetKeepTtl | SetWithoutExpiry;
 
+/** Options of `store.asyncStorage(options)`. */
+export interface AsyncStorageOptions {
+  /**
+   * Put before every key in the store, so one store serves several caches; `entries()` lists only
+   * the keys that start with it, without it. Default: none (`""`).
+   */
+  prefix?: string;
+  /**
+   * Every `setItem`'s expiry: seconds or a duration string (for a TanStack persister, its `maxAge`
+   * / 1000). Default: the store's `defaultTtl`, or no expiry.
+   */
+  ttl?: TtlInput;
+}
+
+/**
+ * The storage object of `store.asyncStorage()`: the `{ getItem, setItem, removeItem, entries }`
+ * that TanStack Query's persisters take (`experimental_createQueryPersister`,
+ * `createAsyncStoragePersister`). Values are stored as they are (structured clone); bad keys and
+ * options reject with the `TypeError` or `RangeError` the store's methods give.
+ */
+export interface TtlAsyncStorage<T = unknown> {
+  /** The value, or `null` (never `undefined`) if missing or expired. */
+  getItem(key: string): Promise<T | null>;
+  /** Stores `value` with the storage's `ttl`, or with `options` as `set()` takes them instead. */
+  setItem(key: string, value: T, options?: SetOptions): Promise<void>;
+  /** Removes `key`. */
+  removeItem(key: string): Promise<void>;
+  /** Live `[key, value]` pairs whose key starts with the prefix (taken off), in key order. */
+  entries(): Promise<[string, T][]>;
+}
+
 /** One entry of `setMany(entries)`: `[key, value]` or `[key, value, options]`. */
 export type SetManyEntry =
   | [key: Key, value: unknown]
@@ -677,6 +708,12 @@ export class TtlStore {
   export(): Promise<Snapshot>;
   /** Restores a snapshot; what expired since the export is left out. */
   import(snapshot: Snapshot): Promise<ImportReport>;
+  /**
+   * A storage object over this store's entries for TanStack Query's persisters: `prefix`
+   * namespaces its keys, `ttl` is every write's expiry. Bad options throw a `TypeError` or
+   * `RangeError` here.
+   */
+  asyncStorage<T = unknown>(options?: AsyncStorageOptions): TtlAsyncStorage<T>;
   /** Runs one reaper pass now (with `onExpire`, awaiting it here). A failed hand-off resolves with `handOffFailed: true`. */
   reap(): Promise<ReapReport>;
   /** Reaper counters. */

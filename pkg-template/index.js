@@ -6,7 +6,7 @@
 // webpack 5, esbuild), workers of any format and Node all load a plain ES module the same way, so
 // there is no file to locate, no plugin and no config. It costs about 1% over the gzipped .wasm.
 
-import initGlue, { Collection, TimeSeries, TtlStore } from "./idb_ttl.js";
+import initGlue, { Collection, TimeSeries, TtlStore, asyncStorageOptions, storageKey } from "./idb_ttl.js";
 import wasmGzipBase64 from "./idb_ttl_wasm.js";
 
 let loading;
@@ -56,7 +56,25 @@ function replace(target, name, make) {
 }
 
 // The methods that answer at once rather than with a Promise.
-const SYNC = new Set(["stats", "pauseReaper", "resumeReaper", "close", "addEventListener", "removeEventListener", "ttlIndex", "free"]);
+const SYNC = new Set(["stats", "pauseReaper", "resumeReaper", "close", "addEventListener", "removeEventListener", "ttlIndex", "free", "asyncStorage"]);
+
+// store.asyncStorage(options): the storage object of TanStack Query's persisters, a few lines over
+// the store's own methods (whose typed errors are its errors). The options and a prefixed key are
+// checked in wasm, which reads them once and names them in its errors.
+TtlStore.prototype.asyncStorage = function (options) {
+  const [prefix, ttl] = asyncStorageOptions(options);
+  const store = this;
+  const key = (k) => (prefix ? storageKey(prefix, k) : k);
+  const defaults = ttl === undefined ? undefined : { ttl };
+  return {
+    getItem: async (k) => (await get.call(store, key(k))) ?? null,
+    setItem: async (k, value, options) => { await set.call(store, key(k), value, options ?? defaults); },
+    removeItem: async (k) => { await remove.call(store, key(k)); },
+    entries: async () => (await entries.call(store))
+      .filter(([k]) => typeof k === "string" && k.startsWith(prefix))
+      .map(([k, v]) => [k.slice(prefix.length), v]),
+  };
+};
 
 for (const [cls, label] of [[TtlStore, "store"], [Collection, "collection"], [TimeSeries, "timeSeries"]]) {
   const proto = cls.prototype;
@@ -78,6 +96,9 @@ for (const [cls, label] of [[TtlStore, "store"], [Collection, "collection"], [Ti
     });
   }
 }
+
+// The guarded methods asyncStorage's object calls.
+const { get, set, delete: remove, entries } = TtlStore.prototype;
 
 function describeThis(v) {
   if (v === undefined || v === null) return String(v);

@@ -127,6 +127,11 @@ pub fn set_options(v: &JsValue) -> Result<ExpirySpec> {
     options::set_options("set options", &value(v, "set options")?)
 }
 
+/// The options of `asyncStorage(options)`: key prefix and the `ttl` of each `setItem`, checked.
+pub fn async_storage_options(v: &JsValue) -> Result<(String, Option<Value>)> {
+    options::async_storage_options(&value(v, "asyncStorage options")?)
+}
+
 /// The options of `expire(key, options)`.
 pub fn expire_options(v: &JsValue) -> Result<ExpirySpec> {
     options::expire_options(&value(v, "expire options")?)

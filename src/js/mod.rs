@@ -7,6 +7,7 @@ mod archive;
 mod backup;
 mod collection;
 pub mod convert;
+pub mod storage;
 
 pub use archive::Archive;
 pub use collection::{Collection, TimeSeries};

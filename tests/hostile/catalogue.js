@@ -86,6 +86,10 @@ const ORACLE = {
   ttlIndex: { undefined: ACCEPT },
   // A field name: a non-empty string of at most 1000 characters.
   field: { string10MB: R },
+  // asyncStorage's prefix: any string, or none.
+  prefix: { undefined: ACCEPT, string10MB: ACCEPT },
+  // A key of an asyncStorage with a prefix: strings only.
+  stringKey: { string10MB: ACCEPT },
   any: {},
 };
 
@@ -128,6 +132,18 @@ function positions() {
   add("import snapshot", "any", (e, x) => e.store.import(x), { mention: "import" });
   add("addEventListener type", "any", (e, x) => e.store.addEventListener(x, () => {}), { mention: "event type", sync: true });
   add("addEventListener listener", "listener", (e, x) => e.store.addEventListener("change", x), { mention: "listener", sync: true });
+  // asyncStorage (TanStack Query's storage object): its options, and its methods with and without a prefix.
+  add("asyncStorage options", "options", (e, x) => e.store.asyncStorage(x), { mention: "asyncStorage options", sync: true });
+  add("asyncStorage { prefix }", "prefix", (e, x) => e.store.asyncStorage({ prefix: x }), { mention: "prefix", sync: true });
+  add("asyncStorage { ttl }", "ttl", (e, x) => e.store.asyncStorage({ ttl: x }), { mention: "ttl", sync: true });
+  for (const m of ["getItem", "removeItem"]) {
+    add(`asyncStorage().${m} key`, "key", (e, x) => e.store.asyncStorage()[m](x), { mention: "key" });
+    add(`asyncStorage({ prefix }).${m} key`, "stringKey", (e, x) => e.store.asyncStorage({ prefix: "p:" })[m](x), { mention: "asyncStorage key" });
+  }
+  add("asyncStorage().setItem key", "key", (e, x) => e.store.asyncStorage().setItem(x, 1), { mention: "key" });
+  add("asyncStorage({ prefix }).setItem key", "stringKey", (e, x) => e.store.asyncStorage({ prefix: "p:" }).setItem(x, 1), { mention: "asyncStorage key" });
+  add("asyncStorage().setItem value", "value", (e, x) => e.store.asyncStorage({ ttl: 60 }).setItem("v", x), { mention: "\"v\"" });
+  add("asyncStorage().setItem options", "options", (e, x) => e.store.asyncStorage({ ttl: 60 }).setItem("k", 1, x), { mention: "set options" });
   // Collections.
   add("collection name", "name", (e, x) => e.store.collection(x), { mention: "collection name" });
   add("collection options", "options", (e, x) => e.store.collection("c2", x), { mention: "collection options" });

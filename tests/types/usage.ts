@@ -13,7 +13,10 @@ import {
   type StoreEstimate,
   type TtlIndexInfo,
   type TtlTiers,
+  type TtlAsyncStorage,
 } from "../../pkg/index.js";
+import { QueryClient } from "@tanstack/query-core";
+import { experimental_createQueryPersister, type AsyncStorage as TanStackStorage, type PersistedQuery } from "@tanstack/query-persist-client-core";
 
 export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   const store = await TtlStore.open("app-cache", { reapIntervalMs: 60_000, maxRemovesPerCollection: 1000 });
@@ -170,4 +173,39 @@ export async function tiersMisuse(store: TtlStore, events: Collection): Promise<
   store.addEventListener("evicted", (e) => e.detail.collections);
   // @ts-expect-error unknown eviction reason
   store.addEventListener("evicted", (e) => e.detail.reason === "lru");
+}
+
+// README, "TanStack Query": the storage object is what TanStack's persisters take.
+export async function tanstackStorage(store: TtlStore): Promise<unknown[]> {
+  const maxAge = 24 * 60 * 60 * 1000;
+  const persister = experimental_createQueryPersister<PersistedQuery>({
+    storage: store.asyncStorage<PersistedQuery>({ prefix: "queries:", ttl: maxAge / 1000 }),
+    maxAge,
+    serialize: (query) => query,
+    deserialize: (query) => query,
+  });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn } } });
+  const storage: TanStackStorage<PersistedQuery> = store.asyncStorage<PersistedQuery>({ prefix: "q:", ttl: 86_400 });
+  const strings: TanStackStorage<string> = store.asyncStorage<string>({ ttl: "1 day" });
+  const own: TtlAsyncStorage<{ n: number }> = store.asyncStorage({ ttl: 60 });
+  await own.setItem("k", { n: 1 });
+  await own.setItem("k", { n: 2 }, { expiresAt: "2030-01-01" });
+  const item: { n: number } | null = await own.getItem("k");
+  const pairs: [string, { n: number }][] = await own.entries();
+  await own.removeItem("k");
+  return [storage, strings, item?.n, pairs, queryClient];
+}
+
+export function asyncStorageMisuse(store: TtlStore, own: TtlAsyncStorage<string>): void {
+  // @ts-expect-error prefix is a string
+  store.asyncStorage({ prefix: 1 });
+  // @ts-expect-error ttl is seconds or a duration
+  store.asyncStorage({ ttl: new Date() });
+  // @ts-expect-error maxAge is the persister's option, ttl the storage's
+  store.asyncStorage({ maxAge: 1000 });
+  // @ts-expect-error getItem resolves to null, never undefined
+  const missing: Promise<string | undefined> = own.getItem("k");
+  // @ts-expect-error a storage's keys are strings
+  void own.removeItem(5);
+  void missing;
 }
