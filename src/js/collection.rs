@@ -1,9 +1,9 @@
 //! `Collection` and `TimeSeries` as JavaScript sees them.
 
-use js_sys::{Array, Object, Promise, Reflect};
+use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::{convert, run, U};
+use super::{verb, Verb, U};
 use crate::store;
 
 /// A collection of documents with an optional TTL index (`store.collection(name, options)`).
@@ -13,9 +13,9 @@ pub struct Collection {
     pub(crate) inner: store::Collection,
 }
 
-/// A collection's verbs, as data: [`doc_verb`] runs them all through one future (issue 19).
+/// A collection's verbs (run by [`verb`], with the store's own).
 #[derive(Debug, Clone, Copy)]
-enum Doc {
+pub(crate) enum Doc {
     Put,
     PutMany,
     Get,
@@ -30,46 +30,14 @@ enum Doc {
     DropTtlIndex,
 }
 
-/// One non-generic driver for a collection's verbs; `a` is the method's argument.
-fn doc_verb(c: &Collection, verb: Doc, a: JsValue) -> Promise {
-    let c = c.inner.clone();
-    run(Box::pin(async move {
-        Ok(match verb {
-            Doc::Put | Doc::PutMany => {
-                let docs = match verb {
-                    Doc::Put => convert::docs("document", &Array::of1(&a), c.key_path(), c.reference_field().as_deref())?,
-                    _ => convert::docs_in(&a, c.key_path(), c.reference_field().as_deref())?,
-                };
-                c.put_many(docs).await?;
-                U
-            }
-            Doc::Get => c.get_many(&Array::of1(&convert::key(&a)?)).await?.get(0),
-            Doc::GetMany => c.get_many(&convert::keys("getMany ids", &a)?).await?.into(),
-            Doc::Delete => (c.delete_many(&Array::of1(&convert::key(&a)?)).await? > 0).into(),
-            Doc::DeleteMany => c.delete_many(&convert::keys("deleteMany ids", &a)?).await?.into(),
-            Doc::Count => c.count().await?.into(),
-            Doc::Values => c.values().await?.into(),
-            Doc::Clear => {
-                c.clear().await?;
-                U
-            }
-            Doc::SetExpireAfter => {
-                c.set_expire_after(convert::expire_after(&a)?).await?;
-                U
-            }
-            Doc::SetTiers => {
-                let (first, archive_until) = convert::tiers(&a)?;
-                c.set_tiers(first, archive_until).await?;
-                U
-            }
-            Doc::DropTtlIndex => c.drop_ttl_index().await?.into(),
-        })
-    }))
+/// A collection's verbs run by the store's one driver ([`verb`]).
+fn doc_verb(c: &Collection, d: Doc, a: JsValue) -> Promise {
+    verb(c.inner.store().clone(), Verb::Doc(c.inner.clone(), d), a, U, U)
 }
 
-/// A time series' verbs, as data: [`series_verb`] runs them all through one future.
+/// A time series' verbs (run by [`verb`], with the store's own).
 #[derive(Debug, Clone, Copy)]
-enum Series {
+pub(crate) enum Series {
     Insert,
     InsertMany,
     Query,
@@ -78,33 +46,9 @@ enum Series {
     Clear,
 }
 
-/// One non-generic driver for a time series' verbs; `a` is the method's argument.
-fn series_verb(s: &TimeSeries, verb: Series, a: JsValue) -> Promise {
-    let s = s.inner.clone();
-    run(Box::pin(async move {
-        Ok(match verb {
-            Series::Insert => {
-                let events = convert::events_in("event", &Array::of1(&a), &s.options())?;
-                s.insert_many(&events).await?;
-                U
-            }
-            Series::InsertMany => {
-                let arr = convert::event_array(&a)?;
-                let events = convert::events_in("insertMany event", &arr, &s.options())?;
-                s.insert_many(&events).await?.into()
-            }
-            Series::Query => {
-                let q = convert::query_options(&a)?;
-                s.query(q.meta_key.as_deref(), q.from_ms, q.to_ms).await?.into()
-            }
-            Series::Count => s.count().await?.into(),
-            Series::BucketCount => s.bucket_count().await?.into(),
-            Series::Clear => {
-                s.clear().await?;
-                U
-            }
-        })
-    }))
+/// A time series' verbs run by the store's one driver ([`verb`]).
+fn series_verb(t: &TimeSeries, v: Series, a: JsValue) -> Promise {
+    verb(t.inner.store().clone(), Verb::Series(t.inner.clone(), v), a, U, U)
 }
 
 fn set(o: &Object, k: &str, v: JsValue) {

@@ -15,7 +15,9 @@ pub use collection::{Collection, TimeSeries};
 use std::future::Future;
 use std::pin::Pin;
 
-use js_sys::Promise;
+use js_sys::{Array, Promise};
+
+use collection::{Doc, Series};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -31,32 +33,27 @@ pub struct TtlStore {
     store: Store,
 }
 
-/// `TtlStore.open(name, options)` (`open`) or `TtlStore.destroy(name)`: one future for both.
-fn open_or_destroy(open: bool, name: JsValue, options: JsValue) -> Promise {
-    run(Box::pin(async move {
-        let name = db_name(&name)?;
-        Ok(if open {
-            let (config, hook) = convert::store_options(&options)?;
-            TtlStore { store: Store::open(&name, config, hook).await? }.into()
-        } else {
-            Store::destroy(&name).await?;
-            U
-        })
-    }))
-}
-
 /// One non-generic instance of `future_to_promise` for every method: the wasm carries its
 /// machinery once instead of once per method (about 40 kB less).
-pub(crate) fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
+fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
     future_to_promise(async move { f.await.map_err(Error::into_js) })
 }
 
 /// `undefined`, for the arguments a verb does not take.
 pub(crate) const U: JsValue = JsValue::UNDEFINED;
 
-/// The verbs on the entries, as data: [`verb`] runs them all through one future.
-#[derive(Debug, Clone, Copy)]
+/// Every asynchronous method of the JS surface, as data: [`drive`] runs them all through one
+/// future, so the wasm carries one state machine instead of one per method (issue 19, lever 1).
+#[derive(Debug)]
 pub(crate) enum Verb {
+    /// A collection's verb.
+    Doc(crate::store::Collection, collection::Doc),
+    /// A time series' verb.
+    Series(crate::store::Series, collection::Series),
+    /// `TtlStore.open` (no store yet).
+    Open,
+    /// `TtlStore.destroy` (no store).
+    Destroy,
     Set,
     Delete,
     Clear,
@@ -86,11 +83,79 @@ pub(crate) enum Verb {
     Ttl,
 }
 
-/// One non-generic driver for the entries' verbs: one state machine instead of one per method
-/// (issue 19, lever 1). `a`, `b`, `c` are the method's arguments in order.
+/// Runs `verb` on `store` (a collection's or time series' verbs carry their handle); `a`, `b`, `c`
+/// are the method's arguments in order.
 pub(crate) fn verb(store: Store, verb: Verb, a: JsValue, b: JsValue, c: JsValue) -> Promise {
+    drive(Some(store), verb, a, b, c)
+}
+
+/// [`verb`], and `TtlStore.open(name, options)` / `TtlStore.destroy(name)` without a store.
+fn drive(store: Option<Store>, verb: Verb, a: JsValue, b: JsValue, c: JsValue) -> Promise {
     run(Box::pin(async move {
+        let Some(store) = store else {
+            let name = db_name(&a)?;
+            return Ok(if let Verb::Open = verb {
+                let (config, hook) = convert::store_options(&b)?;
+                TtlStore { store: Store::open(&name, config, hook).await? }.into()
+            } else {
+                Store::destroy(&name).await?;
+                U
+            });
+        };
         Ok(match verb {
+            Verb::Open | Verb::Destroy => U,
+            Verb::Doc(c, d) => match d {
+                Doc::Put | Doc::PutMany => {
+                    let docs = match d {
+                        Doc::Put => convert::docs("document", &Array::of1(&a), c.key_path(), c.reference_field().as_deref())?,
+                        _ => convert::docs_in(&a, c.key_path(), c.reference_field().as_deref())?,
+                    };
+                    c.put_many(docs).await?;
+                    U
+                }
+                Doc::Get => c.get_many(&Array::of1(&convert::key(&a)?)).await?.get(0),
+                Doc::GetMany => c.get_many(&convert::keys("getMany ids", &a)?).await?.into(),
+                Doc::Delete => (c.delete_many(&Array::of1(&convert::key(&a)?)).await? > 0).into(),
+                Doc::DeleteMany => c.delete_many(&convert::keys("deleteMany ids", &a)?).await?.into(),
+                Doc::Count => c.count().await?.into(),
+                Doc::Values => c.values().await?.into(),
+                Doc::Clear => {
+                    c.clear().await?;
+                    U
+                }
+                Doc::SetExpireAfter => {
+                    c.set_expire_after(convert::expire_after(&a)?).await?;
+                    U
+                }
+                Doc::SetTiers => {
+                    let (first, archive_until) = convert::tiers(&a)?;
+                    c.set_tiers(first, archive_until).await?;
+                    U
+                }
+                Doc::DropTtlIndex => c.drop_ttl_index().await?.into(),
+            },
+            Verb::Series(s, v) => match v {
+                Series::Insert => {
+                    let events = convert::events_in("event", &Array::of1(&a), &s.options())?;
+                    s.insert_many(&events).await?;
+                    U
+                }
+                Series::InsertMany => {
+                    let arr = convert::event_array(&a)?;
+                    let events = convert::events_in("insertMany event", &arr, &s.options())?;
+                    s.insert_many(&events).await?.into()
+                }
+                Series::Query => {
+                    let q = convert::query_options(&a)?;
+                    s.query(q.meta_key.as_deref(), q.from_ms, q.to_ms).await?.into()
+                }
+                Series::Count => s.count().await?.into(),
+                Series::BucketCount => s.bucket_count().await?.into(),
+                Series::Clear => {
+                    s.clear().await?;
+                    U
+                }
+            },
             Verb::Set => {
                 let (key, spec) = (convert::key(&a)?, convert::set_options(&c)?);
                 store.set(key, b, spec).await?;
@@ -180,12 +245,12 @@ fn report_js(r: ReapReport) -> JsValue {
 impl TtlStore {
     /// Opens (creating if needed) the IndexedDB database `name`.
     pub fn open(name: JsValue, options: JsValue) -> Promise {
-        open_or_destroy(true, name, options)
+        drive(None, Verb::Open, name, options, U)
     }
 
     /// Deletes the whole database `name`.
     pub fn destroy(name: JsValue) -> Promise {
-        open_or_destroy(false, name, U)
+        drive(None, Verb::Destroy, name, U, U)
     }
 
     /// The database name.

@@ -72,6 +72,11 @@ impl Store {
 }
 
 impl Series {
+    /// The store it belongs to.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// The series name.
     pub fn name(&self) -> &str {
         &self.name
