@@ -737,6 +737,32 @@ export class TtlStore {
 }
 
 /**
+ * A response's header fields as `ttlFromHeaders` reads them: a `Headers` (`response.headers`) or
+ * a plain object of strings, names in any case (an `undefined` value is an absent field).
+ */
+export type HeadersInput = Headers | { readonly [name: string]: string | undefined };
+
+/**
+ * How many seconds a response with these headers stays fresh (RFC 9111, as a private cache
+ * computes it): `Cache-Control: max-age` minus the response's current age (`Age`, or `now -
+ * Date` if larger), else `Expires` minus `Date` (minus `now` without `Date`) minus that age; from
+ * 0 to 2^31. `undefined` when the response must not be stored (`no-store`) or carries no
+ * freshness information; `0` for `no-cache`, `max-age=0`, an invalid `Expires` (`"0"`) or an
+ * invalid or repeated, disagreeing `max-age`. `s-maxage` (shared caches) is ignored.
+ *
+ * `now` is Unix seconds (default: the clock). Synchronous, so the WebAssembly module must be
+ * loaded first: after `await init()` or `TtlStore.open()`. Throws a `TypeError` for headers that
+ * are neither a `Headers` nor a plain object of strings (or whose reading throws), a `RangeError`
+ * for a `now` that is `NaN`, negative or milliseconds.
+ *
+ * @example
+ * const response = await fetch(request);
+ * const ttl = ttlFromHeaders(response.headers);
+ * if (ttl) await store.set(request.url, await response.clone().arrayBuffer(), { ttl });
+ */
+export function ttlFromHeaders(headers: HeadersInput, now?: number): number | undefined;
+
+/**
  * Loads the WebAssembly module. Optional: `TtlStore.open()` and `TtlStore.destroy()` wait for it
  * themselves, and calling it again costs nothing. Rejects with a `StoreUnavailableError` where
  * WebAssembly or `DecompressionStream` is missing or a Content-Security-Policy forbids WebAssembly.

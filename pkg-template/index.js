@@ -6,10 +6,11 @@
 // webpack 5, esbuild), workers of any format and Node all load a plain ES module the same way, so
 // there is no file to locate, no plugin and no config. It costs about 1% over the gzipped .wasm.
 
-import initGlue, { Collection, TimeSeries, TtlStore, asyncStorageOptions, storageKey } from "./idb_ttl.js";
+import initGlue, { Collection, TimeSeries, TtlStore, asyncStorageOptions, storageKey, ttlFromHeaders as glueTtlFromHeaders } from "./idb_ttl.js";
 import wasmGzipBase64 from "./idb_ttl_wasm.js";
 
 let loading;
+let loaded = false;
 
 /**
  * Loads the WebAssembly module. Optional: `TtlStore.open()` and `TtlStore.destroy()` wait for it
@@ -28,6 +29,7 @@ async function load() {
     const gz = Uint8Array.from(atob(wasmGzipBase64), (c) => c.charCodeAt(0));
     const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
     await initGlue({ module_or_path: await new Response(stream).arrayBuffer() });
+    loaded = true;
   } catch (cause) {
     const e = new Error(
       `idb-ttl could not load its WebAssembly module (${cause && cause.name}: ${cause && cause.message}). ` +
@@ -122,6 +124,17 @@ for (const name of ["collection", "timeSeries"]) {
   replace(TtlStore.prototype, name, (guarded) => function (...args) {
     return guarded.apply(this, args).then(handedOut);
   });
+}
+
+/**
+ * The seconds a response with `headers` stays fresh (RFC 9111), or undefined if it must not be
+ * stored. Synchronous, so the module must be loaded: after `await init()` or `TtlStore.open()`.
+ */
+export function ttlFromHeaders(headers, now) {
+  if (!loaded) {
+    throw new Error("ttlFromHeaders was called before idb-ttl loaded its WebAssembly module: await init() (or TtlStore.open()) first");
+  }
+  return glueTtlFromHeaders(headers, now);
 }
 
 export { Collection, TimeSeries, TtlStore };

@@ -122,6 +122,43 @@ export function plain(v, what, keyed, fns) {
   }
 }
 
+// The header fields ttlFromHeaders reads (src/js/http.rs), from a Headers or a plain object whose
+// names are in any case (two names that differ by case are two lines of one field, joined as
+// Headers joins them): [cache-control, age, expires, date], each a string or undefined.
+// Undefined if `h` is neither; a TypeError naming the field if reading it throws or gives a
+// value that is not a string.
+const FIELDS = ["cache-control", "age", "expires", "date"];
+export function readHeaders(h) {
+  const what = "ttlFromHeaders headers";
+  const out = [];
+  let at = "";
+  let bad;
+  try {
+    const kind = h !== null && typeof h === "object" ? toString.call(h) : "";
+    if (kind === "[object Headers]") {
+      for (const n of FIELDS) {
+        at = `.get("${n}")`;
+        out.push(Headers.prototype.get.call(h, n) ?? undefined);
+      }
+      return out;
+    }
+    if (kind !== "[object Object]") return undefined;
+    for (const k of Object.keys(h)) {
+      const i = FIELDS.indexOf(k.toLowerCase());
+      if (i < 0) continue;
+      at = `[${JSON.stringify(k)}]`;
+      const v = h[k];
+      if (typeof v === "string") out[i] = out[i] === undefined ? v : `${out[i]}, ${v}`;
+      else if (v !== undefined) { bad = `${what}${at} ${describe(v)} is not accepted; expected a string`; break; }
+    }
+  } catch (e) {
+    throw unreadable(what, at, e);
+  }
+  if (bad) throw new TypeError(bad);
+  out.length = FIELDS.length;
+  return out;
+}
+
 // A copy of the array `v` (its elements as they are), or undefined if `v` is not an array.
 export function readArray(v, what) {
   let at = "";

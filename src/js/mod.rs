@@ -6,6 +6,7 @@
 mod archive;
 mod backup;
 mod collection;
+pub mod http;
 pub mod convert;
 pub mod storage;
 

@@ -3,8 +3,10 @@
 // case the oracle says what must happen: a documented acceptance, or a TypeError / RangeError
 // whose message names the argument (and, for a plain value, the value itself). After every
 // refusal the five object stores are read with plain IndexedDB: nothing was written. At the end the
-// store, a collection and a time series still work. Run by tests/page/hostile.test.mjs in
-// Chromium, Firefox and WebKit; `runCatalogue` resolves to a report (counts and failures).
+// store, a collection and a time series still work. ttlFromHeaders meets the same values, and
+// hostile headers objects of its own (throwing getters, Proxies, 10 MB headers). Run by
+// tests/page/hostile.test.mjs in Chromium, Firefox and WebKit; `runCatalogue` resolves to a
+// report (counts and failures).
 
 const BIG = 100_000;
 
@@ -91,6 +93,13 @@ const ORACLE = {
   // A key of an asyncStorage with a prefix: strings only.
   stringKey: { string10MB: ACCEPT },
   any: {},
+  // ttlFromHeaders' headers: a Headers or a plain object; only header names are read, so an
+  // object whose other properties throw or cycle is accepted (it says nothing: undefined).
+  headers: { throwingGetter: ACCEPT, cyclic: ACCEPT },
+  // A header's value in a plain object: a string (10 MB says nothing), or undefined (absent).
+  headerValue: { undefined: ACCEPT, string10MB: ACCEPT },
+  // ttlFromHeaders' now: Unix seconds from 0 to 9999, or nothing (the clock).
+  now: { undefined: ACCEPT, negZero: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
 };
 
 /** Every call of the API with one argument replaced by the value under test. */
@@ -176,6 +185,10 @@ function positions() {
   add("timeSeries.insertMany events", "array", (e, x) => e.ts.insertMany(x), { mention: "insertMany event" });
   add("timeSeries.query options", "options", (e, x) => e.ts.query(x), { mention: "query options" });
   add("timeSeries.query { from }", "bound", (e, x) => e.ts.query({ from: x }), { mention: "from" });
+  // ttlFromHeaders (synchronous).
+  add("ttlFromHeaders headers", "headers", (e, x) => e.ttlFromHeaders(x), { mention: "ttlFromHeaders headers", sync: true });
+  add("ttlFromHeaders header value", "headerValue", (e, x) => e.ttlFromHeaders({ "Cache-Control": x }), { mention: "ttlFromHeaders headers[\"Cache-Control\"]", sync: true });
+  add("ttlFromHeaders now", "now", (e, x) => e.ttlFromHeaders({ "cache-control": "max-age=60" }, x), { mention: "ttlFromHeaders now", sync: true });
   return p;
 }
 
@@ -190,6 +203,35 @@ function expected(pos, id) {
     return ORACLE.value[id] ?? T;
   }
   return ORACLE[pos.kind][id] ?? T;
+}
+
+/**
+ * ttlFromHeaders against hostile headers objects: `[what, make, want, ttl or message part]`. An
+ * accepted case must give that ttl (at now = 1_800_000_000); a refused one a TypeError whose
+ * message has that part.
+ */
+function headerCases() {
+  const boom = () => { throw new Error("boom from a trap"); };
+  const wide = Object.fromEntries(Array.from({ length: BIG }, (_, i) => [`x-${i}`, "v"]));
+  wide.AGE = "10";
+  wide["cache-control"] = "max-age=60";
+  return [
+    ["a getter on Cache-Control that throws", () => ({ get "Cache-Control"() { throw new Error("boom from a getter"); } }), T, "boom from a getter"],
+    ["a getter on another header that throws", () => ({ "cache-control": "max-age=5", get "x-other"() { throw new Error("boom"); } }), ACCEPT, 5],
+    ["a Proxy whose ownKeys trap throws", () => new Proxy({}, { ownKeys: boom }), T, "boom from a trap"],
+    ["a Proxy whose get trap throws", () => new Proxy({ age: "1" }, { get: boom }), T, "ttlFromHeaders headers"],
+    ["a Proxy over a Headers", () => new Proxy(new Headers({ age: "1" }), {}), T, "ttlFromHeaders headers.get(\"cache-control\") cannot be read"],
+    ["an object that claims to be a Headers", () => ({ [Symbol.toStringTag]: "Headers", age: "1" }), T, "ttlFromHeaders headers"],
+    ["a Headers whose own get throws (the real get is used)", () => Object.assign(new Headers({ "cache-control": "max-age=5" }), { get: boom }), ACCEPT, 5],
+    ["a Headers subclass", () => new (class extends Headers {})({ "cache-control": "max-age=7" }), ACCEPT, 7],
+    ["a 10 MB Cache-Control in a Headers", () => new Headers({ "cache-control": `max-age=9, ${"x".repeat(10_000_000)}` }), ACCEPT, 9],
+    ["a 10 MB Expires", () => ({ expires: "x".repeat(10_000_000) }), ACCEPT, 0],
+    ["a 10 MB Cache-Control of quotes and commas", () => ({ "cache-control": "\",".repeat(5_000_000) }), ACCEPT, undefined],
+    ["100 000 header names", () => wide, ACCEPT, 50],
+    ["a value with a toString that throws", () => ({ age: { toString: boom } }), T, "ttlFromHeaders headers[\"age\"]"],
+    ["a String object as a value", () => ({ Expires: new String("0") }), T, "a String object"],
+    ["a symbol-keyed header", () => ({ [Symbol("age")]: "5", "cache-control": "max-age=60" }), ACCEPT, 60],
+  ];
 }
 
 /** Keeps the five slowest calls in the report (`slowest: [[ms, case]]`), to see where time goes. */
@@ -228,11 +270,12 @@ const timeout = (ms) => new Promise((_, reject) => setTimeout(() => reject(new E
  * Runs every case against a fresh database `dbName`. Resolves to
  * `{ cases, outcomes: { accepted, TypeError, RangeError }, failures: [text], opened: [names] }`.
  */
-export async function runCatalogue({ TtlStore }, dbName) {
+export async function runCatalogue({ TtlStore, ttlFromHeaders }, dbName) {
   const values = hostileValues();
   const scratchNames = [];
   const env = {
     TtlStore,
+    ttlFromHeaders,
     scratch: () => { const n = `${dbName}-scratch-${scratchNames.length}`; scratchNames.push(n); return n; },
   };
   // A fresh database for the cases, and again after an accepted call stored a 10 MB string or a
@@ -301,6 +344,25 @@ export async function runCatalogue({ TtlStore }, dbName) {
       const now = await raw.count();
       if (now !== baseline) report.failures.push(`${where}: a refused call wrote something: ${baseline} -> ${now}`);
     }
+  }
+  for (const [what, make, want, expect] of headerCases()) {
+    const where = `ttlFromHeaders <- ${what}`;
+    globalThis.catalogueAt = where;
+    report.cases++;
+    let got;
+    let error;
+    let ttl;
+    try {
+      ttl = ttlFromHeaders(make(), 1_800_000_000);
+      got = ACCEPT;
+    } catch (e) {
+      error = e;
+      got = e instanceof TypeError ? T : e instanceof RangeError ? R : `${e && e.name}`;
+    }
+    report.outcomes[got] = (report.outcomes[got] || 0) + 1;
+    if (got !== want) report.failures.push(`${where}: expected ${want}, got ${got}${error ? ` (${error.name}: ${String(error.message).slice(0, 200)})` : ""}`);
+    else if (got === ACCEPT && ttl !== expect) report.failures.push(`${where}: expected the ttl ${expect}, got ${ttl}`);
+    else if (got !== ACCEPT && !String(error.message).includes(expect)) report.failures.push(`${where}: the message lacks ${expect}: ${String(error.message).slice(0, 200)}`);
   }
   globalThis.catalogueAt = "after the cases";
   // The store and its collection and time series still work.

@@ -91,7 +91,7 @@ test("every example of the package README runs, in order, against the package", 
   mkdirSync(dir, { recursive: true });
   cpSync(unpacked, join(dir, "idb-ttl"), { recursive: true });
   // One module: the examples as they stand, then a report of what they left in the store.
-  const script = blocks.join("\n").replace('from "idb-ttl"', 'from "./idb-ttl/index.js"') + `
+  const script = blocks.join("\n").replaceAll('from "idb-ttl"', 'from "./idb-ttl/index.js"') + `
     const report = { entries: await store.keys(), events: await events.count(), temps: await temps.count(),
       snapshotEntries: snapshot.entries.length };
     document.body.dataset.report = JSON.stringify(report);`;

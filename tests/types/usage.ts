@@ -2,6 +2,8 @@
 // by scripts/test.sh: the README's examples must type-check, and misuse must not.
 import {
   TtlStore,
+  ttlFromHeaders,
+  type HeadersInput,
   type Collection,
   type TimeSeries,
   type ReapReport,
@@ -208,4 +210,29 @@ export function asyncStorageMisuse(store: TtlStore, own: TtlAsyncStorage<string>
   // @ts-expect-error a storage's keys are strings
   void own.removeItem(5);
   void missing;
+}
+
+export async function httpCache(store: TtlStore, request: Request, response: Response): Promise<number | undefined> {
+  const ttl: number | undefined = ttlFromHeaders(response.headers);
+  if (ttl) await store.set(request.url, { status: response.status, body: await response.clone().arrayBuffer() }, { ttl });
+  const plain: HeadersInput = { "Cache-Control": "max-age=60", Age: "10", "x-none": undefined };
+  return ttlFromHeaders(plain, Date.now() / 1000) ?? ttlFromHeaders(new Headers({ expires: "0" }), 1_800_000_000);
+}
+
+export function httpMisuse(response: Response): void {
+  // @ts-expect-error the headers, not the response
+  ttlFromHeaders(response);
+  // @ts-expect-error header values are strings
+  ttlFromHeaders({ age: 5 });
+  // @ts-expect-error a Map is not a Headers
+  ttlFromHeaders(new Map([["age", "5"]]));
+  // @ts-expect-error headers are required
+  ttlFromHeaders();
+  // @ts-expect-error now is Unix seconds, not a Date
+  ttlFromHeaders(response.headers, new Date());
+  // @ts-expect-error now is a number
+  ttlFromHeaders(response.headers, "1800000000");
+  // @ts-expect-error undefined when the response must not be stored
+  const ttl: number = ttlFromHeaders(response.headers);
+  void ttl;
 }
