@@ -3,7 +3,7 @@
 // idb-ttl with each response's ttlFromHeaders expiry. Cache hits are counted at the origin server;
 // a short max-age expires and the next fetch goes to the network; no-store passes through; and a
 // worker that is stopped (Chromium: CDP ServiceWorker.stopAllWorkers; Firefox: an idle timeout of
-// one second; WebKitGTK: its page gone for 15 s) while its entries expire catches up when it
+// one second; WebKitGTK: its page gone for 20 s) while its entries expire catches up when it
 // wakes: the entries leave IndexedDB, which the test reads directly. Chromium, Firefox, WebKit.
 
 import { test } from "node:test";
@@ -173,11 +173,11 @@ for (const engine of ["firefox", "webkit"]) {
       await session.goto(url);
       const run = (src, arg) => session.eval(src, arg);
       // Firefox stops the worker once it has had no event for the idle timeout; WebKit stops a
-      // worker some seconds after its last client went (seen: between 5 and 15 s), so the page
+      // worker some seconds after its last client went (seen: after 5 to 10 s), so the page
       // leaves for about:blank and comes back.
       const stopWorker = engine === "firefox" ? () => sleep(3_000) : async () => {
         await session.goto("about:blank");
-        await sleep(15_000);
+        await sleep(20_000);
         await session.goto(url);
         await until(() => run(PAGE.ready), Boolean, 15_000, "the worker controls the page again");
       };
