@@ -12,7 +12,7 @@
 // default) picks a free one. Prints one line when ready: "serving ... at http://127.0.0.1:<port>/".
 import { createServer } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
-import { extname, join, normalize } from "node:path";
+import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -29,12 +29,18 @@ const counts = {};
 // A file under `dir`, or undefined (missing, or outside it).
 function file(dir, path) {
   const p = normalize(join(dir, decodeURIComponent(path)));
-  if (!p.startsWith(normalize(dir)) || !existsSync(p) || !extname(p)) return undefined;
+  if (!p.startsWith(join(dir, sep)) || !existsSync(p) || !extname(p)) return undefined;
   return readFileSync(p);
 }
 
 const server = createServer((req, res) => {
-  const url = new URL(req.url, "http://localhost");
+  let url;
+  try {
+    url = new URL(`http://localhost${req.url}`);
+  } catch {
+    res.writeHead(400, { "content-type": "text/plain" }).end("bad request");
+    return;
+  }
   const path = url.pathname;
   if (path.startsWith("/api/")) {
     counts[path] = (counts[path] ?? 0) + 1;
