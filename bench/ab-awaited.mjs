@@ -6,13 +6,18 @@
 // step measured against the build before it in one run).
 //
 //   node bench/ab-awaited.mjs www/pkg other/pkg      (package directories, relative to the repo)
+//   node bench/ab-awaited.mjs --store 100000 a/pkg b/pkg   (also 500 awaited gets of random keys
+//                                    from a store of that many entries, written once per build)
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./lib/browser.mjs";
 import { startServer } from "./lib/server.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
-const pkgs = process.argv.slice(2);
+const args = process.argv.slice(2);
+const at = args.indexOf("--store");
+const STORE = at >= 0 ? Number(args.splice(at, 2)[1]) : 0;
+const pkgs = args;
 const server = await startServer(repo, repo);
 const browser = await launch();
 const res = {};
@@ -23,7 +28,7 @@ try {
   await page.waitForFunction(() => document.documentElement.dataset.state);
   for (let rep = 0; rep < 8; rep++) {
     for (const [j, pkg] of pkgs.entries()) {
-      const r = await page.evaluate(async ([pkg, j, rep]) => {
+      const r = await page.evaluate(async ([pkg, j, rep, STORE]) => {
         const m = await import(`/${pkg}/index.js`);
         await m.default();
         const name = `ab-awaited-${j}-${rep}`;
@@ -40,8 +45,20 @@ try {
         const get = performance.now() - t;
         s.close();
         await m.TtlStore.destroy(name);
-        return { set, overwrite, get };
-      }, [pkg, j, rep]);
+        if (!STORE) return { set, overwrite, get };
+        // The big store: written once per build (untimed), kept across repetitions.
+        const big = await m.TtlStore.open(`ab-awaited-big-${j}`, { autoReap: false });
+        if ((await big.count()) < STORE) {
+          for (let i = 0; i < STORE; i += 10_000) {
+            await big.setMany(Array.from({ length: Math.min(10_000, STORE - i) }, (_, k) => [`big-${i + k}`, value(i + k), { ttl: 3600 + ((i + k) % 1000) }]));
+          }
+        }
+        t = performance.now();
+        for (let i = 0; i < 500; i++) await big.get(`big-${(rep * 7919 + i * 104729) % STORE}`);
+        const getBig = performance.now() - t;
+        big.close();
+        return { set, overwrite, get, [`get@${STORE}`]: getBig };
+      }, [pkg, j, rep, STORE]);
       if (rep === 0) continue;
       for (const [k, v] of Object.entries(r)) ((res[pkg] ??= {})[k] ??= []).push(v);
     }
