@@ -2,7 +2,8 @@
 # Sets up everything, then runs every test, stopping at the first failing stage:
 #   1. scripts/setup.sh                      installs what is missing (browsers, drivers, tools)
 #   2. cargo test                            host: the pure core, property tests at a fixed seed
-#   3. the browser suite (tests/browser.rs) under wasm-pack test --headless, in three engines:
+#   3. the browser suite (tests/browser.rs; tests/browser_sw.rs runs part of it inside a service
+#      worker) under wasm-pack test --headless, in three engines:
 #      Chromium (chromedriver), Firefox ESR (geckodriver), WebKitGTK (WebKitWebDriver, Xvfb)
 #   4. scripts/build.sh                      the release package pkg/ (and www/pkg/), size budget
 #   5. tsc -p tests/types                    typings: README examples compile, misuse fails
@@ -105,14 +106,14 @@ run_stage cargo-test count_libtest cargo test
 BROWSER_STAGE_LIMIT=1200   # seconds
 run_stage browser-chromium count_libtest \
   env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
-  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser
+  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser --test browser_sw
 run_stage browser-firefox count_libtest \
   env -u CHROMEDRIVER -u SAFARIDRIVER GECKODRIVER="$HOME/.cargo/bin/geckodriver" \
-  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --firefox --geckodriver "$HOME/.cargo/bin/geckodriver" -- --test browser
+  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --firefox --geckodriver "$HOME/.cargo/bin/geckodriver" -- --test browser --test browser_sw
 # WebKitGTK has no headless mode: the driver starts MiniBrowser inside a virtual X server.
 run_stage browser-webkit count_libtest \
   env -u CHROMEDRIVER -u GECKODRIVER SAFARIDRIVER=/usr/bin/WebKitWebDriver \
-  xvfb-run -a timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --safari --safaridriver /usr/bin/WebKitWebDriver -- --test browser
+  xvfb-run -a timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --safari --safaridriver /usr/bin/WebKitWebDriver -- --test browser --test browser_sw
 
 run_stage build - bash scripts/build.sh
 
