@@ -20,7 +20,7 @@ trap 'rm -rf "$OUT"' EXIT
 cargo build --release --target wasm32-unknown-unknown --quiet </dev/null
 wasm-bindgen --target web --out-dir "$OUT" --keep-debug target/wasm32-unknown-unknown/release/idb_ttl.wasm
 # The flags of Cargo.toml's wasm-opt, with -g (names kept) instead of stripping.
-wasm-opt -g -Oz --converge --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+wasm-opt -g -Oz --converge --low-memory-unused --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-reference-types --enable-multivalue --enable-mutable-globals "$OUT/idb_ttl_bg.wasm" -o "$OUT/named.wasm"
 wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-reference-types --enable-multivalue --enable-mutable-globals "$OUT/named.wasm" -o "$OUT/stripped.wasm"
