@@ -311,6 +311,13 @@ export interface Stats {
   handOffFailures: number;
   /** Entries evicted by this member's writes, for `maxEntries` or `evictOnQuota`. */
   evictedTotal: number;
+  /** Keys with at least one `watch()` listener on this store. */
+  watchedKeys: number;
+  /**
+   * When the store's one watch timer rings (Unix seconds): the soonest expiry among the watched
+   * keys, however many there are; `null` when none of them can expire.
+   */
+  watchTimerAt: number | null;
 }
 
 /** `event.detail` of the `"expired"` event: entries a reaper pass removed because they expired. */
@@ -734,6 +741,21 @@ export class TtlStore {
    */
   addEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
   removeEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
+  /**
+   * Watches `key`: `listener(value)` is called with its value once read (`undefined` if missing),
+   * then with the new value at every write and with `undefined` once it is deleted or expires,
+   * whether in this tab or in another tab or worker with the database open. An expiry is told when
+   * it comes (the store keeps one timer for the soonest watched expiry, however many keys are
+   * watched), not when the reaper later removes the record. Returns the function that stops
+   * watching (calling it again does nothing). A listener that throws is reported (`reportError`)
+   * and changes nothing for the store or the other listeners; `close()` ends every watch. A bad
+   * key throws a `TypeError` or `RangeError`, a listener that is not a function a `TypeError`.
+   *
+   * For React's `useSyncExternalStore`, keep the last value a listener was given:
+   * `let value; const subscribe = (onChange) => store.watch(key, (v) => { value = v; onChange(); });
+   * const getSnapshot = () => value;`
+   */
+  watch<T = unknown>(key: Key, listener: (value: T | undefined) => void): () => void;
 }
 
 /**

@@ -124,3 +124,113 @@ export function openChannel(name, target, onDefinition) {
     },
   };
 }
+
+// The watched keys of one store (store.watch, src/store/watch.rs). `read(key)` gives promises of
+// the key's get() and expiresAt() (undefined for a store gone). A listener gets the key's value
+// once read, then its new value when an event on `target` (the store's "change", "expired" and
+// "evicted": its own, and other members' as the channel dispatches them) names the key and the
+// read shows a write or a live entry gone, and undefined when its expiry comes: one timer for the
+// soonest expiry among the watched keys, set again when it rings or an expiry changes. Listeners
+// run from a timer or after a read, never inside wasm; one that throws is reported (reportError)
+// and the others still run.
+const MAX_TIMER_MS = 2_147_483_647;
+const EVENTS = ["change", "expired", "evicted"];
+
+export function watches(read, target) {
+  const keyed = new Map(); // key -> { listeners, value, live, at, reads, written, told }
+  let timer = 0;
+  let timerAt = null;
+  const report = (e) => {
+    try { reportError(e); } catch { setTimeout(() => { throw e; }); }
+  };
+  const tell = (listeners, value) => {
+    for (const f of listeners) {
+      try { f(value); } catch (e) { report(e); }
+    }
+  };
+  const arm = () => {
+    let next = Infinity;
+    for (const w of keyed.values()) if (w.live && w.at < next) next = w.at;
+    if (next === (timerAt ?? Infinity)) return;
+    clearTimeout(timer);
+    timerAt = next === Infinity ? null : next;
+    // Beyond setTimeout's reach it rings early, finds nothing due and is set again.
+    if (timerAt !== null) timer = setTimeout(ring, Math.min(Math.max(0, Math.ceil(timerAt - Date.now())), MAX_TIMER_MS));
+  };
+  const ring = () => {
+    timerAt = null;
+    const now = Date.now();
+    const due = [];
+    for (const w of keyed.values()) {
+      if (w.live && w.at <= now) {
+        w.live = false;
+        w.value = undefined;
+        due.push(...w.listeners);
+      }
+    }
+    arm();
+    tell(due, undefined);
+  };
+  const refresh = async (key, w) => {
+    const n = ++w.reads;
+    let value, at;
+    try { [value, at] = await Promise.all(read(key)); } catch { return; } // closing: the next change reads again
+    if (n !== w.reads || keyed.get(key) !== w) return; // a later read answers
+    const live = at !== undefined; // Unix seconds, null (no expiry) or undefined (missing, expired)
+    const tellThem = !w.told || live !== w.live || (live && w.written);
+    w.written = false;
+    w.live = live;
+    w.at = live && at !== null ? at * 1000 : Infinity;
+    if (tellThem) {
+      w.told = true;
+      w.value = live ? value : undefined;
+    }
+    arm();
+    if (tellThem) tell([...w.listeners], w.value);
+  };
+  const self = {
+    // [keys watched, when the timer rings (Unix ms) or null]
+    stats: () => [keyed.size, timerAt],
+    watch(key, listener) {
+      let w = keyed.get(key);
+      const first = !w;
+      if (first) keyed.set(key, (w = { listeners: new Set(), value: undefined, live: false, at: Infinity, reads: 0, written: false, told: false }));
+      const l = (v) => listener(v); // one entry per watch(), even for the same function twice
+      w.listeners.add(l);
+      if (first) refresh(key, w);
+      else if (w.told) queueMicrotask(() => { if (w.listeners.has(l)) tell([l], w.value); });
+      return () => {
+        w.listeners.delete(l);
+        if (w.listeners.size === 0 && keyed.get(key) === w) {
+          keyed.delete(key);
+          arm();
+        }
+      };
+    },
+    close() {
+      for (const t of EVENTS) target.removeEventListener(t, changed);
+      clearTimeout(timer);
+      timerAt = null;
+      keyed.clear();
+    },
+  };
+  // An event: the watched keys it names are read again (all of them after a clear, or when its
+  // detail has been changed by a listener before this one); collections' and series' are not
+  // entries.
+  function changed({ type, detail }) {
+    try {
+      if (keyed.size === 0 || (type === "change" && (detail.collection !== undefined || detail.timeSeries !== undefined))) return;
+      const written = type === "change" && (detail.op === "set" || detail.op === "setMany" || detail.op === "import");
+      const all = !Array.isArray(detail.keys) || (type === "change" && detail.op === "clear");
+      for (const k of all ? [...keyed.keys()] : detail.keys) {
+        const w = keyed.get(k);
+        if (w) {
+          w.written ||= written;
+          refresh(k, w);
+        }
+      }
+    } catch { /* nothing to tell */ }
+  }
+  for (const t of EVENTS) target.addEventListener(t, changed);
+  return self;
+}

@@ -33,3 +33,5 @@ mod reaper;
 mod resilience;
 #[path = "browser/series.rs"]
 mod series;
+#[path = "browser/watch.rs"]
+mod watch;

@@ -6,6 +6,7 @@
 import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
 import { mountCollections } from "./collections.js";
 import { mountTimeline } from "./timeline.js";
+import { mountWatch } from "./watch.js";
 import { createServer, demoConfig, mountTiers, storeOptions } from "./tiers.js";
 
 const DB_NAME = "idb-ttl-demo";
@@ -477,6 +478,7 @@ async function main() {
   renderStats();
   setInterval(() => { renderCountdowns(); renderStats(); timeline.render(); refresh(); }, TICK_MS);
 
+  mountWatch({ store, panel: byTestId("watch-panel"), logLine });
   await mountCollections({ store, logLine, reapIntervalMs: REAP_INTERVAL_MS });
   await mountTiers({ store, logLine, server, config, reapIntervalMs: REAP_INTERVAL_MS, dbName: DB_NAME });
 }

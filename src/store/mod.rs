@@ -22,6 +22,7 @@ use crate::timer::{now_ms, sleep, Leadership, ReaperTimer};
 mod backup;
 mod collection;
 mod series;
+mod watch;
 
 pub use collection::{Collection, DocIn, DocReader};
 pub use backup::{ImportInput, ImportReport, SnapshotData};
@@ -60,6 +61,8 @@ struct Inner {
     /// so a change made through one handle is seen by all.
     collections: RefCell<HashMap<String, Rc<RefCell<collection::State>>>>,
     series: RefCell<HashMap<String, Rc<RefCell<SeriesOptions>>>>,
+    /// `watch(key, listener)`: the watched keys, their listeners and the one expiry timer.
+    watching: RefCell<Option<watch::Watching>>,
 }
 
 impl Store {
@@ -87,6 +90,7 @@ impl Store {
             channel: RefCell::new(None),
             collections: RefCell::new(HashMap::new()),
             series: RefCell::new(HashMap::new()),
+            watching: RefCell::new(None),
         });
         let weak = Rc::downgrade(&inner);
         let conn = Conn::open(name, inner.config.timeout_ms, move |why| {
@@ -151,6 +155,7 @@ impl Store {
         self.0.leadership.replace(None);
         self.0.leader.set(false);
         self.0.channel.replace(None);
+        self.0.watching.replace(None);
         if self.0.conn.replace(None).is_some() {
             self.0.closed_why.replace(why.to_owned());
         }

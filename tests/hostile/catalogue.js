@@ -153,6 +153,9 @@ function positions() {
   add("asyncStorage({ prefix }).setItem key", "stringKey", (e, x) => e.store.asyncStorage({ prefix: "p:" }).setItem(x, 1), { mention: "asyncStorage key" });
   add("asyncStorage().setItem value", "value", (e, x) => e.store.asyncStorage({ ttl: 60 }).setItem("v", x), { mention: "\"v\"" });
   add("asyncStorage().setItem options", "options", (e, x) => e.store.asyncStorage({ ttl: 60 }).setItem("k", 1, x), { mention: "set options" });
+  // watch: the key and the listener (an accepted watch is stopped at once).
+  add("watch key", "key", (e, x) => { e.store.watch(x, () => {})(); }, { mention: "key", sync: true });
+  add("watch listener", "listener", (e, x) => { e.store.watch("k", x)(); }, { mention: "watch listener", sync: true });
   // Collections.
   add("collection name", "name", (e, x) => e.store.collection(x), { mention: "collection name" });
   add("collection options", "options", (e, x) => e.store.collection("c2", x), { mention: "collection options" });

@@ -16,6 +16,7 @@ import {
   type TtlIndexInfo,
   type TtlTiers,
   type TtlAsyncStorage,
+  type Key,
 } from "../../pkg/index.js";
 import { QueryClient } from "@tanstack/query-core";
 import { experimental_createQueryPersister, type AsyncStorage as TanStackStorage, type PersistedQuery } from "@tanstack/query-persist-client-core";
@@ -235,4 +236,33 @@ export function httpMisuse(response: Response): void {
   // @ts-expect-error undefined when the response must not be stored
   const ttl: number = ttlFromHeaders(response.headers);
   void ttl;
+}
+
+// README, "Watching a key": the subscribe / getSnapshot pair of React's useSyncExternalStore.
+export function watched<T>(store: TtlStore, key: Key): { subscribe: (onChange: () => void) => () => void; getSnapshot: () => T | undefined } {
+  let value: T | undefined;
+  return {
+    subscribe: (onChange) => store.watch<T>(key, (v) => { value = v; onChange(); }),
+    getSnapshot: () => value,
+  };
+}
+
+export function watchUsage(store: TtlStore): unknown[] {
+  const stop: () => void = store.watch<{ user: number }>("session", (session) => console.log(session?.user));
+  stop();
+  const stats = store.stats();
+  const at: number | null = stats.watchTimerAt;
+  return [stats.watchedKeys, at];
+}
+
+export function watchMisuse(store: TtlStore): void {
+  // @ts-expect-error keys are strings or numbers
+  store.watch({ id: 1 }, () => {});
+  // @ts-expect-error the listener is a function
+  store.watch("k", "log");
+  // @ts-expect-error the listener may be told undefined (deleted, expired)
+  store.watch<number>("k", (n: number) => console.log(n + 1));
+  // @ts-expect-error watch answers at once with the stop function, not a Promise
+  const p: Promise<void> = store.watch("k", () => {});
+  void p;
 }

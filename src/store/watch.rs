@@ -1,0 +1,75 @@
+//! `watch(key, listener)`: a key's listeners get its value once read, then its new value when it
+//! is written and `undefined` when it is deleted or expires, whether the change happened in this
+//! member or another (tab, worker). The bookkeeping (watched keys, listeners, the one timer for
+//! the soonest watched expiry) is `watches` in `members.js`, which hears the store's own events
+//! target (this member's events, and the other members' as the channel dispatches them): in JS
+//! it costs a fraction of the bytes it did in Rust (a BTreeSet, two HashMaps, a timer closure:
+//! 10.7 kB gzip), and listeners run from a timer or after a read, never inside wasm. Here: the
+//! read it asks for.
+
+use std::rc::{Rc, Weak};
+
+use js_sys::{Array, Function};
+use wasm_bindgen::prelude::*;
+
+use super::{Inner, Store};
+use crate::core::error::Result;
+
+#[wasm_bindgen(module = "/src/members.js")]
+extern "C" {
+    /// A store's watched keys (`watches` in members.js); its methods catch what they call.
+    #[derive(Debug)]
+    pub(super) type Watches;
+    #[wasm_bindgen(js_name = watches)]
+    fn new_watches(read: &Closure<dyn FnMut(JsValue) -> JsValue>, events: &web_sys::EventTarget) -> Watches;
+    #[wasm_bindgen(method)]
+    fn watch(this: &Watches, key: &JsValue, listener: &Function) -> Function;
+    #[wasm_bindgen(method)]
+    fn stats(this: &Watches) -> Array;
+    #[wasm_bindgen(method)]
+    fn close(this: &Watches);
+}
+
+/// A store's watches and the read they call back, made at its first `watch`.
+#[derive(Debug)]
+pub(super) struct Watching {
+    watches: Watches,
+    _read: Closure<dyn FnMut(JsValue) -> JsValue>,
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        self.watches.close();
+    }
+}
+
+impl Store {
+    /// Watches `key` (see the module); returns the function that stops it. `read(store, key)`
+    /// gives `[value, expiresAt]`: promises of `get(key)` and `expiresAt(key)` as the API
+    /// answers them (the JS layer's driver runs them, as it runs every method).
+    pub fn watch(&self, key: &JsValue, listener: &Function, read: fn(Store, JsValue) -> JsValue) -> Result<Function> {
+        self.conn()?;
+        if self.0.watching.borrow().is_none() {
+            let weak: Weak<Inner> = Rc::downgrade(&self.0);
+            let read = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |key: JsValue| match weak.upgrade() {
+                Some(inner) => read(Store(inner), key),
+                None => JsValue::UNDEFINED,
+            });
+            let watches = new_watches(&read, &self.0.events);
+            self.0.watching.replace(Some(Watching { watches, _read: read }));
+        }
+        let watching = self.0.watching.borrow();
+        Ok(watching.as_ref().expect("made above").watches.watch(key, listener))
+    }
+
+    /// How many keys are watched, and when the watch timer rings (Unix ms).
+    pub fn watching(&self) -> (f64, Option<f64>) {
+        match self.0.watching.borrow().as_ref() {
+            None => (0.0, None),
+            Some(w) => {
+                let s = w.watches.stats();
+                (s.get(0).as_f64().unwrap_or(0.0), s.get(1).as_f64())
+            }
+        }
+    }
+}
