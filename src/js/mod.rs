@@ -1,8 +1,7 @@
-//! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (../shared/API.md). Each
-//! asynchronous method is a [`Verb`]: one driver ([`drive`]) converts its arguments (`convert`),
-//! calls [`Store`](crate::store::Store) and turns errors into JS exceptions
-//! ([`Error::into_js`]). Its TypeScript declaration is written by hand in
-//! `pkg-template/index.d.ts`, so that it can be strict.
+//! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (../shared/API.md). Each async
+//! method is a [`Verb`]: one driver ([`drive`]) converts its arguments (`convert`), calls
+//! [`Store`](crate::store::Store), turns errors into JS exceptions ([`Error::into_js`]). Its
+//! TypeScript declaration is written by hand in `pkg-template/index.d.ts`, so that it can be strict.
 
 mod archive;
 mod backup;
