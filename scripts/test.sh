@@ -107,10 +107,10 @@ run_stage cargo-test count_libtest cargo test
 # new connection to a thread pool that can queue one behind a thread busy holding an idle
 # keep-alive connection, so a request on it is not read until some connection closes. Firefox
 # opens connections in pairs when a service worker loads its modules (browser_sw), and keeps idle
-# ones 115 s: 6 of 10 runs of that target had two snippet requests answered only when Firefox
+# ones 115 s: 9 of 20 runs of that target had two snippet requests answered only when Firefox
 # quit at the timeout (seen in CI as "threw an exception during script evaluation" or as no test
 # run at all). tests/webdriver-firefox.json closes Firefox's idle connections after 1 s, which
-# frees the pool's threads: 10 of 10 runs, the queued requests answered within 2 s.
+# frees the pool's threads: 20 of 20 runs passed, the queued requests answered within 2 s.
 BROWSER_STAGE_LIMIT=1200   # seconds
 run_stage browser-chromium count_libtest \
   env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
