@@ -134,9 +134,10 @@ fn year_beyond_9999(s: &str) -> bool {
 
 fn check_at_range(shown: &str, ms: f64) -> Result<f64, Error> {
     let why = if ms > MAX_MS {
-        format!("is beyond 9999-12-31T23:59:59Z (Unix {MAX_EXPIRES_AT_SECS}), the latest expiry")
+        // The limits written out: `{MAX_EXPIRES_AT_SECS}` would print an f64 with core::fmt.
+        "is beyond 9999-12-31T23:59:59Z (Unix 253402300799), the latest expiry".to_owned()
     } else if ms < MIN_MS {
-        format!("is before -9999-01-01T00:00:00Z (Unix {MIN_EXPIRES_AT_SECS}), the earliest expiry")
+        "is before -9999-01-01T00:00:00Z (Unix -377705116800), the earliest expiry".to_owned()
     } else {
         return Ok(ms + 0.0); // + 0.0 turns -0 into 0
     };
@@ -360,6 +361,14 @@ mod tests {
     use super::*;
     use ExpiresAtInput::{DateMs, Seconds as AtSecs, Text as AtText};
     use TtlInput::{Seconds, Text};
+
+    #[test]
+    fn the_range_messages_name_the_limits() {
+        let late = check_at_range("x", MAX_MS + 1000.0).unwrap_err().to_string();
+        assert!(late.contains(&format!("(Unix {MAX_EXPIRES_AT_SECS})")), "{late}");
+        let early = check_at_range("x", MIN_MS - 1000.0).unwrap_err().to_string();
+        assert!(early.contains(&format!("(Unix {MIN_EXPIRES_AT_SECS})")), "{early}");
+    }
 
     #[test]
     fn is_numeric_agrees_with_the_float_parser() {

@@ -3,7 +3,7 @@
 //! The JS edge never hands user objects to the core: it copies an argument first (every property
 //! read once, inside a try/catch, so a throwing getter or a revoked Proxy becomes an error, never
 //! an exception in wasm), tags what is not plain data (a `Date`, a function, a `Map`, a DOM
-//! node...), and serde-wasm-bindgen brings the copy in as a [`Value`]. Option structs are then
+//! node...), and `js::convert::read` brings the copy in as a [`Value`]. Option structs are then
 //! deserialized from the `Value` by [`from_value`], whose errors are worded like every other
 //! message here: the option's name, the value as written in JS, and what is accepted. The host
 //! tests build `Value`s directly.
@@ -165,20 +165,27 @@ impl<'de> Visitor<'de> for ValueVisitor {
         while let Some((k, v)) = map.next_entry::<String, Value>()? {
             fields.push((k, v));
         }
-        // A tagged value from the edge: { "\u1": kind, "v": payload }.
+        Ok(Value::record(fields))
+    }
+}
+
+impl Value {
+    /// An object of the edge's copy: a record, or the value a tagged object stands for
+    /// (`{ "\u1": kind, "v": payload }`: `null`, a `Date`, anything else described).
+    pub fn record(fields: Vec<(String, Value)>) -> Value {
         if let [(tag, Value::Text(kind)), rest @ ..] = fields.as_slice() {
             if tag == TAG {
                 let payload = rest.iter().find(|(k, _)| k == "v").map(|(_, v)| v);
-                return Ok(match (kind.as_str(), payload) {
+                return match (kind.as_str(), payload) {
                     ("null", _) => Value::Null,
                     ("date", Some(Value::Number(ms))) => Value::Date(*ms),
                     ("date", _) => Value::Date(f64::NAN),
                     (_, Some(Value::Text(text))) => Value::Other(text.clone()),
                     (other, _) => Value::Other(other.to_owned()),
-                });
+                };
             }
         }
-        Ok(Value::Record(fields))
+        Value::Record(fields)
     }
 }
 

@@ -366,15 +366,7 @@ impl Conn {
             op: op.into(),
             message: format!("no answer within {timeout_ms} ms"),
         })?;
-        let db = opened.map_err(|e| match e {
-                indexed_db_futures::error::OpenDbError::Base(e) => storage_error(name, op, idb_to_js(e)),
-                OpenDbError::UnsupportedEnvironment | OpenDbError::NullFactory => Error::Unavailable,
-                other => Error::Storage {
-                    op: "opening the database".into(),
-                    name: "OpenError".into(),
-                    message: other.to_string(),
-                },
-            })?;
+        let db = opened.map_err(|e| open_error(name, op, e))?;
         let sys: &web_sys::IdbDatabase = db.as_sys();
         let on_versionchange = {
             let (sys, on_closed) = (sys.clone(), on_closed.clone());
@@ -414,11 +406,7 @@ impl Conn {
 
     /// Deletes the database `name`; other connections get `versionchange` and close.
     pub async fn destroy(name: &str) -> Result<()> {
-        let req = Database::delete_by_name(name).map_err(|e| Error::Storage {
-            op: "deleting the database".into(),
-            name: "OpenError".into(),
-            message: e.to_string(),
-        })?;
+        let req = Database::delete_by_name(name).map_err(|e| open_error(name, "deleting the database", e))?;
         req.await.map_err(|e| storage_error(name, "deleting the database", idb_to_js(e)))
     }
 
@@ -906,10 +894,23 @@ pub fn describe_key(key: &JsValue) -> String {
     }
 }
 
+/// An indexed_db_futures error as the JS value it stands for. Not through its `Display`, which
+/// prints the floats of its number-parsing errors with `core::fmt` (issue 19).
 fn idb_to_js(e: IdbError) -> JsValue {
     match e {
         IdbError::DomException(d) => d.into(),
-        other => JsValue::from_str(&other.to_string()),
+        IdbError::Unknown(e) => JsValue::from_str(&format!("Generic JS error: {e}")),
+        IdbError::MissingData(e) => JsValue::from_str(&format!("Missing data: {e}")),
+        IdbError::Serialisation(_) => JsValue::from_str("a value could not be converted"),
+    }
+}
+
+/// Opening or deleting a database failed: no IndexedDB here, or what the browser said.
+fn open_error(name: &str, op: &str, e: OpenDbError) -> Error {
+    match e {
+        OpenDbError::Base(e) => storage_error(name, op, idb_to_js(e)),
+        OpenDbError::UnsupportedEnvironment | OpenDbError::NullFactory => Error::Unavailable,
+        OpenDbError::VersionZero => Error::Storage { op: op.into(), name: "OpenError".into(), message: "Version cannot be zero".into() },
     }
 }
 

@@ -1,10 +1,10 @@
 //! `store.export()` and `store.import(snapshot)`.
 
 use js_sys::{Array, Promise};
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use super::{convert, verb, TtlStore, Verb, U};
+use super::convert::{self, field, list};
+use super::{verb, TtlStore, Verb, U};
 use crate::store::Store;
 use crate::core::error::{Error, Result};
 use crate::core::options::{collection_options, prefix, series_options};
@@ -21,80 +21,45 @@ extern "C" {
     fn read_snapshot(snapshot: &JsValue) -> std::result::Result<JsValue, JsValue>;
 }
 
-#[derive(Deserialize)]
-struct SnapshotRead {
-    entries: Vec<EntryRead>,
-    collections: Vec<CollectionRead>,
-    #[serde(rename = "timeSeries")]
-    time_series: Vec<SeriesRead>,
-}
-
-/// `[key, value, expiresAt]`.
-#[derive(Deserialize)]
-struct EntryRead(#[serde(with = "serde_wasm_bindgen::preserve")] JsValue, #[serde(with = "serde_wasm_bindgen::preserve")] JsValue, Value);
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CollectionRead {
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    name: JsValue,
-    key_path: Value,
-    ttl_index: Value,
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    documents: Array,
-    /// The documents' `expiresAt`, in order.
-    expiries: Vec<Value>,
-}
-
-#[derive(Deserialize)]
-struct SeriesRead {
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    name: JsValue,
-    options: Value,
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    events: Array,
-}
-
-/// Checks a snapshot as `readSnapshot` decoded it: keys, names, definitions, times and every
-/// expiry (as `set()` checks one), naming the item in each refusal.
-/// The snapshot read and checked, before the future: the parsing stays out of its state machine.
+/// Checks a snapshot as `readSnapshot` decoded it, `{ entries: [[key, value, expiresAt]],
+/// collections: [{ name, keyPath, ttlIndex, documents, expiries }], timeSeries: [{ name, options,
+/// events }] }`: keys, names, definitions, times and every expiry (as `set()` checks one), naming
+/// the item in each refusal. Before the future: the parsing stays out of its state machine.
 #[inline(never)]
 fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
     let read = read_snapshot(snapshot).map_err(convert::refused)?;
-    let read: SnapshotRead = serde_wasm_bindgen::from_value(read)
-        .map_err(|e| Error::InvalidType(format!("import: the snapshot has an unexpected shape ({e})")))?;
-    checked(read)
-}
-
-fn checked(read: SnapshotRead) -> Result<ImportInput> {
     let mut input = ImportInput::default();
-    for (i, EntryRead(key, value, expires_at)) in read.entries.into_iter().enumerate() {
+    for (i, e) in list(&read, "entries").iter().enumerate() {
+        let e: Array = e.unchecked_into();
         let at = format!("import: snapshot.entries[{i}]");
-        let key = convert::key(&key).map_err(|e| prefix(e, &format!("{at}: ")))?;
-        input.entries.push((key, value, item_expiry_ms(&format!("{at}.expiresAt"), &expires_at)?));
+        let key = convert::key(&e.get(0)).map_err(|e| prefix(e, &format!("{at}: ")))?;
+        input.entries.push((key, e.get(1), item_expiry_ms(&format!("{at}.expiresAt"), &convert::read(&e.get(2)))?));
     }
-    for (i, c) in read.collections.into_iter().enumerate() {
+    for (i, c) in list(&read, "collections").iter().enumerate() {
         let at = format!("import: snapshot.collections[{i}]");
-        let name = convert::name(&format!("{at}.name"), &c.name)?;
-        let options = Value::Record(vec![("keyPath".into(), c.key_path), ("ttlIndex".into(), c.ttl_index)]);
+        let name = convert::name(&format!("{at}.name"), &field(&c, "name"))?;
+        let options = Value::Record(vec![
+            ("keyPath".into(), convert::read(&field(&c, "keyPath"))),
+            ("ttlIndex".into(), convert::read(&field(&c, "ttlIndex"))),
+        ]);
         let (key_path, ttl) = collection_options(&options).map_err(|e| prefix(e, &format!("{at}: ")))?;
         let key_path = key_path.unwrap_or_else(|| "id".into());
-        let docs = convert::docs(&format!("{at}.documents"), &c.documents, &key_path, ttl.as_ref().map(|t| t.field.as_str()))?;
+        let docs = convert::docs(&format!("{at}.documents"), &list(&c, "documents"), &key_path, ttl.as_ref().map(|t| t.field.as_str()))?;
         let docs = docs
             .into_iter()
-            .zip(c.expiries)
+            .zip(list(&c, "expiries").iter())
             .enumerate()
-            .map(|(j, (doc, e))| Ok((doc, item_expiry_ms(&format!("{at}.documents[{j}].expiresAt"), &e)?)))
+            .map(|(j, (doc, e))| Ok((doc, item_expiry_ms(&format!("{at}.documents[{j}].expiresAt"), &convert::read(&e))?)))
             .collect::<Result<Vec<_>>>()?;
         input.collections.push((name, key_path, ttl, docs));
     }
-    for (i, t) in read.time_series.into_iter().enumerate() {
+    for (i, t) in list(&read, "timeSeries").iter().enumerate() {
         let at = format!("import: snapshot.timeSeries[{i}]");
-        let name = convert::name(&format!("{at}.name"), &t.name)?;
-        let options = series_options(&t.options)
+        let name = convert::name(&format!("{at}.name"), &field(&t, "name"))?;
+        let options = series_options(&convert::read(&field(&t, "options")))
             .map_err(|e| prefix(e, &format!("{at}: ")))?
             .ok_or_else(|| Error::InvalidType(format!("{at} has no options")))?;
-        let events = convert::events_in(&format!("{at} event"), &t.events, &options)?;
+        let events = convert::events_in(&format!("{at} event"), &list(&t, "events"), &options)?;
         input.series.push((name, options, events));
     }
     Ok(input)

@@ -1,10 +1,9 @@
 //! JS values in, Rust values out. Every read of a user's value goes through `edge.js` by a
-//! `catch` binding: what comes back is plain data (brought in by serde-wasm-bindgen as a core
-//! [`Value`]) or a TypeError that names the argument, so no JS exception ever unwinds through wasm
-//! frames. The options themselves are validated by the pure core (`core::options`).
+//! `catch` binding: what comes back is plain data (read here as a core [`Value`]) or a TypeError
+//! that names the argument, so no JS exception ever unwinds through wasm frames. The options
+//! themselves are validated by the pure core (`core::options`).
 
-use js_sys::{Array, Float64Array, Uint8Array};
-use serde::Deserialize;
+use js_sys::{Array, Float64Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use crate::core::buckets::SeriesOptions;
@@ -53,9 +52,42 @@ pub fn refused(e: JsValue) -> Error {
     }
 }
 
-/// Our own plain objects (from `edge.js`) in Rust shape.
-fn from_edge<T: for<'de> Deserialize<'de>>(v: JsValue) -> Result<T> {
-    serde_wasm_bindgen::from_value(v).map_err(|e| Error::InvalidType(format!("the JS edge sent an unexpected value: {e}")))
+/// Plain data the edge made (a copy, never the user's own object: reading it cannot throw) as a
+/// [`Value`]: `null` and `undefined` as `Undefined` (the edge tags a user's `null`), arrays as
+/// lists, objects as records of their own enumerable properties or the tagged value they stand
+/// for. Read directly rather than through serde-wasm-bindgen's deserializer, whose error path
+/// prints floats with `core::fmt` (issue 19: 13.4 kB gzip of the package).
+pub(crate) fn read(v: &JsValue) -> Value {
+    if let Some(n) = v.as_f64() {
+        Value::Number(n)
+    } else if let Some(b) = v.as_bool() {
+        Value::Bool(b)
+    } else if let Some(s) = v.as_string() {
+        Value::Text(s)
+    } else if let Some(items) = v.dyn_ref::<Array>() {
+        Value::List(items.iter().map(|x| read(&x)).collect())
+    } else if v.is_object() {
+        let fields = Object::entries(v.unchecked_ref())
+            .iter()
+            .map(|e| {
+                let e: Array = e.unchecked_into();
+                (e.get(0).as_string().unwrap_or_default(), read(&e.get(1)))
+            })
+            .collect();
+        Value::record(fields)
+    } else {
+        Value::Undefined
+    }
+}
+
+/// A property of an object the edge made (absent: `undefined`).
+pub(crate) fn field(o: &JsValue, name: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(name)).unwrap_or_default()
+}
+
+/// An array property of an object the edge made (absent: empty).
+pub(crate) fn list(o: &JsValue, name: &str) -> Array {
+    field(o, name).dyn_into().unwrap_or_default()
 }
 
 /// The argument `v` as plain data; `what` names it in messages.
@@ -64,7 +96,7 @@ pub fn value(v: &JsValue, what: &str) -> Result<Value> {
 }
 
 fn plain_keyed(v: &JsValue, what: &str, keyed: Option<&str>) -> Result<Value> {
-    from_edge(plain(v, what, keyed, &JsValue::UNDEFINED).map_err(refused)?)
+    Ok(read(&plain(v, what, keyed, &JsValue::UNDEFINED).map_err(refused)?))
 }
 
 /// A key: a string or a number other than NaN.
@@ -141,7 +173,7 @@ pub fn expire_options(v: &JsValue) -> Result<ExpirySpec> {
 /// `TtlStore.open`'s options, and `onExpire` (a function, kept as it is).
 pub fn store_options(v: &JsValue) -> Result<(StoreConfig, Option<js_sys::Function>)> {
     let fns = js_sys::Object::new();
-    let data: Value = from_edge(plain(v, "TtlStore.open options", None, &fns).map_err(refused)?)?;
+    let data = read(&plain(v, "TtlStore.open options", None, &fns).map_err(refused)?);
     let config = options::store_config(&data)?;
     // Our own plain object: reading it never throws.
     let hook = js_sys::Reflect::get(&fns, &"onExpire".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
@@ -184,18 +216,6 @@ pub fn query_options(v: &JsValue) -> Result<Query> {
     options::query_options(&plain_keyed(v, "query options", Some("meta"))?)
 }
 
-#[derive(Deserialize)]
-struct EntriesRead {
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    keys: Array,
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    values: Array,
-    #[serde(default)]
-    options: Vec<Value>,
-    bad: i32,
-    shown: String,
-}
-
 /// The entries of `setMany`: `[key, value]` or `[key, value, options]`, all validated before
 /// anything is written.
 pub fn set_many_entries(v: &JsValue) -> Result<Vec<Write>> {
@@ -203,51 +223,43 @@ pub fn set_many_entries(v: &JsValue) -> Result<Vec<Write>> {
     if read.is_undefined() {
         return Err(Error::wrong_type("setMany entries", &describe(v), "an array of [key, value] or [key, value, options]"));
     }
-    let read: EntriesRead = from_edge(read)?;
-    if read.bad >= 0 {
-        let e = Error::wrong_type("entry", &read.shown, "[key, value] or [key, value, options]");
-        return Err(prefix(e, &format!("setMany entry {}: ", read.bad)));
+    // { keys, values, options, bad, shown }: `bad`, the index of an entry of another shape, or -1.
+    if let Some(bad) = field(&read, "bad").as_f64().filter(|b| *b >= 0.0) {
+        let e = Error::wrong_type("entry", &field(&read, "shown").as_string().unwrap_or_default(), "[key, value] or [key, value, options]");
+        return Err(prefix(e, &format!("setMany entry {}: ", bad as u32)));
     }
-    read.options
+    let (keys, values) = (list(&read, "keys"), list(&read, "values"));
+    list(&read, "options")
         .iter()
         .enumerate()
         .map(|(i, o)| {
             let at = |e: Error| prefix(e, &format!("setMany entry {i}: "));
             Ok(Write {
-                key: key(&read.keys.get(i as u32)).map_err(at)?,
-                value: read.values.get(i as u32),
-                spec: options::set_options("options", o).map_err(at)?,
+                key: key(&keys.get(i as u32)).map_err(at)?,
+                value: values.get(i as u32),
+                spec: options::set_options("options", &self::read(&o)).map_err(at)?,
             })
         })
         .collect()
-}
-
-#[derive(Deserialize)]
-struct DocsRead {
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    ids: Array,
-    #[serde(default)]
-    fields: Vec<Value>,
-    bad: i32,
-    shown: String,
 }
 
 /// Documents for `put` (`what` = `"document"`) or `putMany` (`"putMany document"`): objects
 /// with a string or number id at `key_path`; the value of `reference_field`, if any, read as a
 /// possible date.
 pub fn docs(what: &str, docs: &Array, key_path: &str, reference_field: Option<&str>) -> Result<Vec<DocIn>> {
-    let read: DocsRead = from_edge(read_docs(docs, what, key_path, reference_field).map_err(refused)?)?;
+    // { ids, fields, bad, shown }: `bad`, the index of a document that is not an object, or -1.
+    let read = read_docs(docs, what, key_path, reference_field).map_err(refused)?;
     let label = |i: usize| if docs.length() == 1 && what == "document" { what.to_owned() } else { format!("{what} {i}") };
-    if read.bad >= 0 {
-        let i = read.bad as usize;
-        return Err(Error::wrong_type(&label(i), &read.shown, &format!("an object with an id at {}", quote(key_path))));
+    if let Some(bad) = field(&read, "bad").as_f64().filter(|b| *b >= 0.0) {
+        let shown = field(&read, "shown").as_string().unwrap_or_default();
+        return Err(Error::wrong_type(&label(bad as usize), &shown, &format!("an object with an id at {}", quote(key_path))));
     }
-    (0..docs.length() as usize)
+    let (ids, fields) = (list(&read, "ids"), list(&read, "fields"));
+    (0..docs.length())
         .map(|i| {
-            let id = key(&read.ids.get(i as u32))
-                .map_err(|e| prefix(e, &format!("{} id at keyPath {}: ", label(i), quote(key_path))))?;
-            let field = read.fields.get(i).cloned().unwrap_or(Value::Undefined);
-            Ok(DocIn { id, field, doc: docs.get(i as u32) })
+            let id = key(&ids.get(i))
+                .map_err(|e| prefix(e, &format!("{} id at keyPath {}: ", label(i as usize), quote(key_path))))?;
+            Ok(DocIn { id, field: self::read(&fields.get(i)), doc: docs.get(i) })
         })
         .collect()
 }
@@ -262,30 +274,18 @@ pub fn event_array(v: &JsValue) -> Result<Array> {
     array("insertMany events", v, "an array of events")
 }
 
-#[derive(Deserialize)]
-struct EventsRead {
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    kinds: Uint8Array,
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    values: Float64Array,
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    raw: Array,
-    #[serde(rename = "metaKeys")]
-    meta_keys: Vec<String>,
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    metas: Array,
-}
-
 /// Events of `insert`/`insertMany`: each an object with a valid time in `timeField`.
 pub fn events_in(what: &str, events: &Array, options: &SeriesOptions) -> Result<EventsIn> {
     let read = read_events(events, what, &options.time_field, options.meta_field.as_deref()).map_err(refused)?;
-    let read: EventsRead = from_edge(read)?;
-    let (kinds, values) = (read.kinds.to_vec(), read.values.to_vec());
+    // { kinds, values, raw, metaKeys, metas }, one of each per event.
+    let kinds = field(&read, "kinds").unchecked_into::<Uint8Array>().to_vec();
+    let values = field(&read, "values").unchecked_into::<Float64Array>().to_vec();
+    let raw = list(&read, "raw");
     let field = quote(&options.time_field);
     let times_ms = (0..kinds.len())
         .map(|i| {
             let name = format!("{what} {i}: {field}");
-            let text = read.raw.get(i as u32).as_string();
+            let text = raw.get(i as u32).as_string();
             let input = match (kinds[i], &text) {
                 (0, _) => ExpiresAtInput::Seconds(values[i]),
                 (1, _) => ExpiresAtInput::DateMs(values[i]),
@@ -300,5 +300,6 @@ pub fn events_in(what: &str, events: &Array, options: &SeriesOptions) -> Result<
             parse_expires_at(input).map_err(|e| rename(e, &name))
         })
         .collect::<Result<Vec<f64>>>()?;
-    Ok(EventsIn { events: events.clone(), times_ms, meta_keys: read.meta_keys, metas: read.metas })
+    let meta_keys = list(&read, "metaKeys").iter().map(|k| k.as_string().unwrap_or_default()).collect();
+    Ok(EventsIn { events: events.clone(), times_ms, meta_keys, metas: list(&read, "metas") })
 }
