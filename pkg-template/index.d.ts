@@ -650,7 +650,7 @@ export class TtlStore {
   /**
    * `"total"` when the browser deleted a corrupt database and this `open()` created it again
    * (Chromium's `IDBVersionChangeEvent.dataLoss`; `isNew` is `true` then too), else `"none"`.
-   * Read from the upgrade event in a window: Firefox, WebKit and workers always say `"none"`.
+   * Read from the upgrade event (in a window or a worker): Firefox and WebKit always say `"none"`.
    * `isNew && dataLoss === "total"` means the browser threw data away: fetch it again from the
    * server tier.
    */

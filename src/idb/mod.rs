@@ -25,13 +25,9 @@
 //! IndexedDB runs a transaction's requests in order, so when the last succeeds all have.
 
 use std::cell::Cell;
-use std::future::IntoFuture;
 
 use indexed_db_futures::database::Database;
 use indexed_db_futures::error::{Error as IdbError, OpenDbError};
-use indexed_db_futures::internals::SystemRepr;
-use indexed_db_futures::prelude::*;
-use indexed_db_futures::KeyPath;
 use js_sys::{Array, Map, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -71,8 +67,8 @@ const BY_BUCKET: &str = "by_bucket";
 const ARCHIVE: &str = "archive";
 /// Unique index on `[c, i]`: one archived record per key.
 const BY_ITEM: &str = "by_item";
-/// 1: entries and meta. 2: docs and buckets (collections, time series). 3: archive.
-const SCHEMA_VERSION: u32 = 3;
+// The schema's versions, made by `openDb` in glue.js: 1, entries and meta; 2, docs and buckets
+// (collections, time series); 3, archive.
 
 #[wasm_bindgen(module = "/src/idb/glue.js")]
 extern "C" {
@@ -126,8 +122,8 @@ extern "C" {
     fn archive_range(c: &JsValue, cutoff: f64) -> IdbKeyRange;
     #[wasm_bindgen(js_name = archivedValue)]
     fn archived_value(rec: &JsValue, cutoff: f64) -> JsValue;
-    #[wasm_bindgen(js_name = dataLossNow)]
-    fn data_loss_now() -> Option<String>;
+    #[wasm_bindgen(js_name = openDb)]
+    fn open_db(name: &str) -> Promise;
     #[wasm_bindgen(js_name = storageEstimate)]
     fn storage_estimate() -> Promise;
     #[wasm_bindgen(js_name = persistStorage)]
@@ -297,7 +293,7 @@ impl Drop for Tx {
 /// An open connection to one idb-ttl database.
 #[derive(Debug)]
 pub struct Conn {
-    db: Database,
+    db: web_sys::IdbDatabase,
     name: String,
     /// How long a request or commit may go unanswered before it is aborted (`timeoutMs`).
     timeout_ms: u32,
@@ -323,51 +319,21 @@ impl Conn {
     /// connection is closed by someone else: another tab deleting or upgrading the database
     /// (`versionchange`, we close at once so we never block it) or the browser (`close`).
     pub async fn open(name: &str, timeout_ms: u32, on_closed: impl Fn(&'static str) + Clone + 'static) -> Result<Conn> {
-        // Whether this open created the database (it did not exist, or the browser deleted it).
-        let created = std::rc::Rc::new(Cell::new(false));
-        let seen = created.clone();
-        let loss = std::rc::Rc::new(std::cell::RefCell::new(None));
-        let lost = loss.clone();
-        let opening = Database::open(name)
-            .with_version(SCHEMA_VERSION)
-            .with_on_upgrade_needed(move |event, db| {
-                let old = event.old_version();
-                seen.set(old < 1.0);
-                if old < 1.0 {
-                    // Chromium says on this event when it deleted a corrupt backing store.
-                    lost.replace(data_loss_now());
-                }
-                if old < 1.0 {
-                    let store = db.create_object_store(ENTRIES).with_key_path(KeyPath::from(["e", "k"])).build()?;
-                    store.create_index(BY_KEY, KeyPath::One("k")).with_unique(true).build()?;
-                    db.create_object_store(META).build()?;
-                }
-                if old < 2.0 {
-                    // Collections and time series share fixed stores, keyed by their name first, so
-                    // creating one never needs an IndexedDB version change (no blocked upgrades
-                    // across tabs), and each one's expired records are still one key range.
-                    let docs = db.create_object_store(DOCS).with_key_path(KeyPath::from(["c", "r", "i"])).build()?;
-                    docs.create_index(BY_ID, KeyPath::from(["c", "i"])).with_unique(true).build()?;
-                    let buckets =
-                        db.create_object_store(BUCKETS).with_key_path(KeyPath::from(["s", "l", "k", "t", "q"])).build()?;
-                    buckets.create_index(BY_BUCKET, KeyPath::from(["s", "k", "t", "q"])).with_unique(true).build()?;
-                }
-                if old < 3.0 {
-                    // A new store only: an upgrade from version 2 rewrites nothing.
-                    let archive = db.create_object_store(ARCHIVE).with_key_path(KeyPath::from(["c", "t", "i"])).build()?;
-                    archive.create_index(BY_ITEM, KeyPath::from(["c", "i"])).with_unique(true).build()?;
-                }
-                Ok(())
-            })
-            .into_future();
         let op = "opening the database";
         // Another context holding an old version open (or a stuck browser) must not hang open().
-        let opened = within(timeout_ms, opening).await.ok_or_else(|| Error::Timeout {
+        let opened = within(timeout_ms, JsFuture::from(open_db(name))).await.ok_or_else(|| Error::Timeout {
             op: op.into(),
             message: format!("no answer within {timeout_ms} ms"),
         })?;
-        let db = opened.map_err(|e| open_error(name, op, e))?;
-        let sys: &web_sys::IdbDatabase = db.as_sys();
+        // [db, created, dataLoss]
+        let opened: Array = opened
+            .map_err(|e| match e.dyn_ref::<web_sys::DomException>() {
+                Some(ex) if ex.name() == "Unavailable" => Error::Unavailable,
+                _ => storage_error(name, op, e),
+            })?
+            .unchecked_into();
+        let (db, created): (web_sys::IdbDatabase, bool) = (opened.get(0).unchecked_into(), opened.get(1).is_truthy());
+        let sys = &db;
         let on_versionchange = {
             let (sys, on_closed) = (sys.clone(), on_closed.clone());
             Closure::<dyn FnMut()>::new(move || {
@@ -382,11 +348,11 @@ impl Conn {
             db,
             name: name.to_owned(),
             timeout_ms,
-            created: created.get(),
-            data_loss: loss.take(),
+            created,
+            data_loss: opened.get(2).as_string(),
             blobs: Cell::new(None),
             hints: Map::new(),
-            guess: new_guess(created.get()),
+            guess: new_guess(created),
             _on_versionchange: on_versionchange,
             _on_close: on_close,
         })
@@ -399,7 +365,7 @@ impl Conn {
     }
 
     /// `Some(message)` when the browser had deleted a corrupt database and this open created it
-    /// again (Chromium's `dataLoss: "total"`; in a worker, where the event is out of reach, never).
+    /// again (Chromium's `dataLoss: "total"`).
     pub fn data_loss(&self) -> Option<&str> {
         self.data_loss.as_deref()
     }
@@ -412,7 +378,7 @@ impl Conn {
 
     /// Closes the connection; pending transactions finish first.
     pub fn close(&self) {
-        let sys: &web_sys::IdbDatabase = self.db.as_sys();
+        let sys = &self.db;
         sys.set_onversionchange(None);
         sys.set_onclose(None);
         sys.close();
@@ -837,7 +803,7 @@ impl Conn {
     }
 
     fn sys(&self) -> &web_sys::IdbDatabase {
-        self.db.as_sys()
+        &self.db
     }
 
     fn js<T>(&self, op: &str, r: std::result::Result<T, JsValue>) -> Result<T> {
