@@ -96,7 +96,7 @@ fn parse_at_text(text: &str) -> Result<f64, Error> {
         }
     })?;
     if t.annotated {
-        let annotation = s.find('[').map_or("", |i| &s[i..]);
+        let annotation = s.find('[').and_then(|i| s.get(i..)).unwrap_or("");
         return Err(bad(format!(
             "has a time zone annotation {annotation}, but idb-ttl carries no time zone \
              database; give a UTC offset instead, e.g. \"2019-05-27T21:20:00+02:00\""
@@ -129,7 +129,8 @@ fn offset_text(secs: i32) -> String {
 fn year_beyond_9999(s: &str) -> bool {
     let t = s.strip_prefix('+').unwrap_or(s);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 4 && t[digits..].starts_with('-') && t[..digits].parse::<u64>().map_or(true, |y| y > 9999)
+    let (year, rest) = t.split_at_checked(digits).unwrap_or((t, ""));
+    digits > 4 && rest.starts_with('-') && year.parse::<u64>().map_or(true, |y| y > 9999)
 }
 
 fn check_at_range(shown: &str, ms: f64) -> Result<f64, Error> {

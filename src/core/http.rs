@@ -98,7 +98,7 @@ fn directives(s: &str) -> impl Iterator<Item = (&str, Option<&str>)> {
                 break;
             }
         }
-        let item = &rest[..end];
+        let item = rest.get(..end).unwrap_or(rest);
         rest = rest.get(end + 1..).unwrap_or("");
         let (name, arg) = match item.split_once('=') {
             Some((n, a)) => (n, Some(unquote(a.trim()))),
@@ -142,7 +142,7 @@ fn http_date(s: &str, now_secs: f64) -> Option<f64> {
     for (i, word) in s.split(' ').filter(|w| !w.is_empty()).enumerate() {
         *w.get_mut(i)? = word;
     }
-    let day_name = |n: &str, long: bool| DAYS.split(' ').any(|d| n == if long { d } else { &d[..3] });
+    let day_name = |n: &str, long: bool| DAYS.split(' ').any(|d| n == if long { d } else { d.get(..3).unwrap_or(d) });
     let (day, month, year, time) = match w[0].strip_suffix(',') {
         // RFC 850: full day name, date2 with dashes and a two-digit year.
         Some(n) if day_name(n, true) && w[3] == "GMT" && w[4].is_empty() => {

@@ -6,7 +6,7 @@
 pub fn quote(s: &str) -> String {
     match s.char_indices().nth(100) {
         None => escaped(s),
-        Some((cut, _)) => format!("{}... ({} characters)", escaped(&s[..cut]), s.chars().count()),
+        Some((cut, _)) => format!("{}... ({} characters)", escaped(s.get(..cut).unwrap_or(s)), s.chars().count()),
     }
 }
 
