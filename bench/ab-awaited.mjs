@@ -8,61 +8,39 @@
 //   node bench/ab-awaited.mjs www/pkg other/pkg      (package directories, relative to the repo)
 //   node bench/ab-awaited.mjs --store 100000 a/pkg b/pkg   (also 500 awaited gets of random keys
 //                                    from a store of that many entries, written once per build)
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { launch } from "./lib/browser.mjs";
-import { startServer } from "./lib/server.mjs";
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, "..");
+import { ab } from "./lib/ab.mjs";
+
 const args = process.argv.slice(2);
 const at = args.indexOf("--store");
 const STORE = at >= 0 ? Number(args.splice(at, 2)[1]) : 0;
-const pkgs = args;
-const server = await startServer(repo, repo);
-const browser = await launch();
-const res = {};
-try {
-  const page = await browser.context.newPage();
-  // The blank test fixture: no contenders needed (bench/index.html loads them).
-  await page.goto(server.url + "tests/page/fixtures/blank.html");
-  await page.waitForFunction(() => document.documentElement.dataset.state);
-  for (let rep = 0; rep < 8; rep++) {
-    for (const [j, pkg] of pkgs.entries()) {
-      const r = await page.evaluate(async ([pkg, j, rep, STORE]) => {
-        const m = await import(`/${pkg}/index.js`);
-        await m.default();
-        const name = `ab-awaited-${j}-${rep}`;
-        const s = await m.TtlStore.open(name, { autoReap: false });
-        const value = (i) => ({ i, text: "x".repeat(150) });
-        let t = performance.now();
-        for (let i = 0; i < 500; i++) await s.set(`key-${i}`, value(i), { ttl: 3600 });
-        const set = performance.now() - t;
-        t = performance.now();
-        for (let i = 0; i < 500; i++) await s.set(`key-${i}`, value(i), { ttl: 7200 });
-        const overwrite = performance.now() - t;
-        t = performance.now();
-        for (let i = 0; i < 500; i++) await s.get(`key-${i}`);
-        const get = performance.now() - t;
-        s.close();
-        await m.TtlStore.destroy(name);
-        if (!STORE) return { set, overwrite, get };
-        // The big store: written once per build (untimed), kept across repetitions.
-        const big = await m.TtlStore.open(`ab-awaited-big-${j}`, { autoReap: false });
-        if ((await big.count()) < STORE) {
-          for (let i = 0; i < STORE; i += 10_000) {
-            await big.setMany(Array.from({ length: Math.min(10_000, STORE - i) }, (_, k) => [`big-${i + k}`, value(i + k), { ttl: 3600 + ((i + k) % 1000) }]));
-          }
-        }
-        t = performance.now();
-        for (let i = 0; i < 500; i++) await big.get(`big-${(rep * 7919 + i * 104729) % STORE}`);
-        const getBig = performance.now() - t;
-        big.close();
-        return { set, overwrite, get, [`get@${STORE}`]: getBig };
-      }, [pkg, j, rep, STORE]);
-      if (rep === 0) continue;
-      for (const [k, v] of Object.entries(r)) ((res[pkg] ??= {})[k] ??= []).push(v);
+await ab(args, { path: "tests/page/fixtures/blank.html", ready: () => document.documentElement.dataset.state, reps: 7, extra: [STORE] }, async ([pkg, j, rep, STORE]) => {
+  const m = await import(`/${pkg}/index.js`);
+  await m.default();
+  const name = `ab-awaited-${j}-${rep}`;
+  const s = await m.TtlStore.open(name, { autoReap: false });
+  const value = (i) => ({ i, text: "x".repeat(150) });
+  let t = performance.now();
+  for (let i = 0; i < 500; i++) await s.set(`key-${i}`, value(i), { ttl: 3600 });
+  const set = performance.now() - t;
+  t = performance.now();
+  for (let i = 0; i < 500; i++) await s.set(`key-${i}`, value(i), { ttl: 7200 });
+  const overwrite = performance.now() - t;
+  t = performance.now();
+  for (let i = 0; i < 500; i++) await s.get(`key-${i}`);
+  const get = performance.now() - t;
+  s.close();
+  await m.TtlStore.destroy(name);
+  if (!STORE) return { set, overwrite, get };
+  // The big store: written once per build (untimed), kept across repetitions.
+  const big = await m.TtlStore.open(`ab-awaited-big-${j}`, { autoReap: false });
+  if ((await big.count()) < STORE) {
+    for (let i = 0; i < STORE; i += 10_000) {
+      await big.setMany(Array.from({ length: Math.min(10_000, STORE - i) }, (_, k) => [`big-${i + k}`, value(i + k), { ttl: 3600 + ((i + k) % 1000) }]));
     }
   }
-} finally { await browser.close(); await server.stop(); }
-const med = (a) => { const b = [...a].sort((x, y) => x - y); return b[b.length >> 1]; };
-for (const [pkg, r] of Object.entries(res)) console.log(pkg, Object.entries(r).map(([k, v]) => `${k}=${med(v).toFixed(1)} (${Math.min(...v).toFixed(0)}-${Math.max(...v).toFixed(0)})`).join(" "));
+  t = performance.now();
+  for (let i = 0; i < 500; i++) await big.get(`big-${(rep * 7919 + i * 104729) % STORE}`);
+  const getBig = performance.now() - t;
+  big.close();
+  return { set, overwrite, get, [`get@${STORE}`]: getBig };
+});
