@@ -1,5 +1,5 @@
 // Server-side rendering: the page's modules are imported in Node, where there is no IndexedDB.
-// Importing idb-ttl is safe; opening a store is refused with a StoreUnavailableError, so code
+// Importing idb-ttl is safe; opening (or destroying) a store is refused with a StoreUnavailableError, so code
 // shared with the server opens the store only in the browser. `node ssr.js` prints what happens.
 import { TtlStore } from "idb-ttl";
 
@@ -14,5 +14,11 @@ try {
   result.open = "opened";
 } catch (e) {
   result.open = { name: e.name, message: e.message };
+}
+try {
+  await TtlStore.destroy("app-cache");
+  result.destroy = "destroyed";
+} catch (e) {
+  result.destroy = { name: e.name, message: e.message };
 }
 console.log(JSON.stringify(result));

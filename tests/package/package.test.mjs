@@ -237,12 +237,14 @@ for (const [name, [cmd, args, out]] of Object.entries(BUILDS)) {
   });
 }
 
-test("server-side rendering: Node imports the package; open() says there is no IndexedDB", () => {
+test("server-side rendering: Node imports the package; open() and destroy() say there is no IndexedDB", () => {
   const out = JSON.parse(run(process.execPath, ["ssr.js"], appDir("vite 8")).trim());
   assert.equal(out.imported, true);
   assert.equal(out.guarded, null);
   assert.equal(out.open.name, "StoreUnavailableError");
   assert.match(out.open.message, /IndexedDB is not available here \(server-side rendering in Node/);
+  assert.equal(out.destroy.name, "StoreUnavailableError");
+  assert.match(out.destroy.message, /IndexedDB is not available here \(server-side rendering in Node/);
 });
 
 /** The plain page with the unpacked package next to it, served; `fn(url)` runs while it is. */
