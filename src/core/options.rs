@@ -1,10 +1,8 @@
 //! Every option object of the API, read out of a [`Value`] and validated: `TtlStore.open`'s
 //! options, `set`/`expire` options, collection and TTL-index options, time-series options, query
-//! bounds. Typed structs name the accepted options (unknown ones are refused by name, so a typo
+//! bounds. Each reader names the accepted options (unknown ones are refused by name, so a typo
 //! such as `{ expire: 60 }` never silently stores an entry that never expires); each field is
 //! then checked with its name in the message.
-
-use serde::Deserialize;
 
 use crate::core::buckets::SeriesOptions;
 use crate::core::config::{StoreConfig, MAX_TIMER_MS};
@@ -12,9 +10,9 @@ use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
 use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Ttl, TtlInput};
 use crate::core::reaper::ReapLimits;
-use crate::core::text::{js_number, quote};
+use crate::core::text::js_number;
 use crate::core::ttl_index::{tiers_secs, TierAction, TtlIndex};
-use crate::core::value::{from_value, Value};
+use crate::core::value::{options, Value};
 
 /// The largest whole number a JS number holds exactly (`Number.MAX_SAFE_INTEGER`).
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -115,52 +113,53 @@ fn text_option<'a>(what: &str, v: Option<&'a Value>, accepted: &str) -> Result<O
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct StoreOptionsIn {
-    default_ttl: Option<Value>,
-    reap_interval_ms: Option<Value>,
-    max_removes_per_run: Option<Value>,
-    max_removes_per_collection: Option<Value>,
-    batch_size: Option<Value>,
-    auto_reap: Option<Value>,
-    timeout_ms: Option<Value>,
-    max_removes_per_second: Option<Value>,
-    on_expire: Option<Value>,
-    archive_for: Option<Value>,
-    max_entries: Option<Value>,
-    evict_on_quota: Option<Value>,
-}
-
 /// `TtlStore.open(name, options)`'s options.
 pub fn store_config(v: &Value) -> Result<StoreConfig> {
-    let o: StoreOptionsIn = from_value("TtlStore.open options", v)?;
+    let [default_ttl, reap_interval_ms, max_removes_per_run, max_removes_per_collection, batch_size, auto_reap, timeout_ms, max_removes_per_second, on_expire, archive_for, max_entries, evict_on_quota] =
+        options(
+            "TtlStore.open options",
+            v,
+            [
+                "defaultTtl",
+                "reapIntervalMs",
+                "maxRemovesPerRun",
+                "maxRemovesPerCollection",
+                "batchSize",
+                "autoReap",
+                "timeoutMs",
+                "maxRemovesPerSecond",
+                "onExpire",
+                "archiveFor",
+                "maxEntries",
+                "evictOnQuota",
+            ],
+        )?;
     let mut config = StoreConfig::default();
-    if let Some(t) = &o.default_ttl {
+    if let Some(t) = default_ttl {
         config.default_ttl = Some(Ttl::parse_as("defaultTtl", ttl_input("defaultTtl", t)?)?);
     }
-    if let Some(ms) = &o.reap_interval_ms {
+    if let Some(ms) = reap_interval_ms {
         config.reap_interval_ms = whole("reapIntervalMs", ms, MAX_SAFE_INTEGER)?;
     }
-    if let Some(ms) = &o.timeout_ms {
+    if let Some(ms) = timeout_ms {
         config.timeout_ms = whole("timeoutMs", ms, f64::from(MAX_TIMER_MS))? as u32;
     }
-    let cap = |name: &str, v: &Option<Value>| -> Result<Option<u32>> {
-        v.as_ref().map(|v| whole(name, v, f64::from(u32::MAX)).map(|n| n as u32)).transpose()
+    let cap = |name: &str, v: Option<&Value>| -> Result<Option<u32>> {
+        v.map(|v| whole(name, v, f64::from(u32::MAX)).map(|n| n as u32)).transpose()
     };
     let defaults = ReapLimits::default();
-    let per_run = cap("maxRemovesPerRun", &o.max_removes_per_run)?.unwrap_or(defaults.max_removes_per_run);
-    let batch = cap("batchSize", &o.batch_size)?;
+    let per_run = cap("maxRemovesPerRun", max_removes_per_run)?.unwrap_or(defaults.max_removes_per_run);
+    let batch = cap("batchSize", batch_size)?;
     config.limits = ReapLimits::new(
         batch.unwrap_or(defaults.batch_size),
         per_run,
         // An unset per-collection cap follows the per-run cap: `{ maxRemovesPerRun: 100000 }`
         // alone must not be held to the per-collection default of 10 000.
-        cap("maxRemovesPerCollection", &o.max_removes_per_collection)?.unwrap_or(per_run),
+        cap("maxRemovesPerCollection", max_removes_per_collection)?.unwrap_or(per_run),
     )?;
     // A batchSize given is kept; the default grows with a backlog.
     config.limits.fixed_batch = batch.is_some();
-    if let Some(rate) = &o.max_removes_per_second {
+    if let Some(rate) = max_removes_per_second {
         // 0 is the documented "no limit" (the default), so it is accepted here.
         config.limits.max_removes_per_second = match rate {
             Value::Number(n) if *n == 0.0 => 0,
@@ -170,104 +169,53 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
             })? as u32,
         };
     }
-    if let Some(auto) = bool_option("autoReap", o.auto_reap.as_ref())? {
+    if let Some(auto) = bool_option("autoReap", auto_reap)? {
         config.auto_reap = auto;
     }
     // The JS edge checks that onExpire is a function and keeps it (`js/convert.rs`).
-    config.hand_off = o.on_expire.is_some();
-    if let Some(a) = &o.archive_for {
+    config.hand_off = on_expire.is_some();
+    if let Some(a) = archive_for {
         config.archive_for_ms = Some(positive_duration_ms("archiveFor", a)?);
     }
-    config.max_entries = cap("maxEntries", &o.max_entries)?;
-    config.evict_on_quota = bool_option("evictOnQuota", o.evict_on_quota.as_ref())?.unwrap_or(false);
+    config.max_entries = cap("maxEntries", max_entries)?;
+    config.evict_on_quota = bool_option("evictOnQuota", evict_on_quota)?.unwrap_or(false);
     Ok(config)
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct SetOptionsIn {
-    ttl: Option<Value>,
-    expires_at: Option<Value>,
-    keep_ttl: Option<Value>,
 }
 
 /// The options of `set` and of each `setMany` entry; `what` names them in messages.
 pub fn set_options(what: &str, v: &Value) -> Result<ExpirySpec> {
-    let o: SetOptionsIn = from_value(what, v)?;
-    let keep = bool_option("keepTtl", o.keep_ttl.as_ref())?.unwrap_or(false);
-    let ttl = o.ttl.as_ref().map(|t| ttl_input("ttl", t)).transpose()?;
-    let at = o.expires_at.as_ref().map(|a| expires_at_input("expiresAt", a)).transpose()?;
+    let [ttl, expires_at, keep_ttl] = options(what, v, ["ttl", "expiresAt", "keepTtl"])?;
+    let keep = bool_option("keepTtl", keep_ttl)?.unwrap_or(false);
+    let ttl = ttl.map(|t| ttl_input("ttl", t)).transpose()?;
+    let at = expires_at.map(|a| expires_at_input("expiresAt", a)).transpose()?;
     ExpirySpec::parse(ttl, at, keep)
 }
 
 /// The options of `store.asyncStorage(options)`, checked: the key prefix (`""` for none) and the
-/// `ttl` each `setItem` stores with, as given (`None`: the store's default). Read by hand rather
-/// than through a serde struct, with the same messages: 1.2 kB less wasm for two fields.
+/// `ttl` each `setItem` stores with, as given (`None`: the store's default).
 pub fn async_storage_options(v: &Value) -> Result<(String, Option<Value>)> {
-    const WHAT: &str = "asyncStorage options";
-    let fields: &[(String, Value)] = match v {
-        Value::Undefined | Value::Null => &[],
-        Value::Record(fields) => fields,
-        other => return Err(Error::InvalidType(format!("{WHAT} {} is not accepted; expected an object with prefix, ttl", other.describe()))),
-    };
-    let (mut prefix, mut ttl) = (String::new(), None);
-    for (name, v) in fields {
-        match name.as_str() {
-            "prefix" => prefix = text_option("prefix", Some(v), "a string, e.g. \"query:\"")?.unwrap_or_default().to_owned(),
-            "ttl" => {
-                Ttl::parse(ttl_input("ttl", v)?)?;
-                ttl = Some(v.clone());
-            }
-            _ => return Err(Error::InvalidType(format!("{WHAT} has an unknown option {}; accepted: prefix, ttl", quote(name)))),
-        }
+    let [prefix, ttl] = options("asyncStorage options", v, ["prefix", "ttl"])?;
+    let prefix = text_option("prefix", prefix, "a string, e.g. \"query:\"")?.unwrap_or_default().to_owned();
+    if let Some(t) = ttl {
+        Ttl::parse(ttl_input("ttl", t)?)?;
     }
-    Ok((prefix, ttl))
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ExpireOptionsIn {
-    ttl: Option<Value>,
-    expires_at: Option<Value>,
+    Ok((prefix, ttl.cloned()))
 }
 
 /// The options of `expire(key, options)`.
 pub fn expire_options(v: &Value) -> Result<ExpirySpec> {
-    let o: ExpireOptionsIn = from_value("expire options", v)?;
-    let ttl = o.ttl.as_ref().map(|t| ttl_input("ttl", t)).transpose()?;
-    let at = o.expires_at.as_ref().map(|a| expires_at_input("expiresAt", a)).transpose()?;
+    let [ttl, expires_at] = options("expire options", v, ["ttl", "expiresAt"])?;
+    let ttl = ttl.map(|t| ttl_input("ttl", t)).transpose()?;
+    let at = expires_at.map(|a| expires_at_input("expiresAt", a)).transpose()?;
     ExpirySpec::parse_for_expire(ttl, at)
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct CollectionOptionsIn {
-    key_path: Option<Value>,
-    ttl_index: Option<Value>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct TtlIndexIn {
-    field: Option<Value>,
-    expire_after: Option<Value>,
-    unit: Option<Value>,
-    tiers: Option<Value>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct TierIn {
-    after: Option<Value>,
-    action: Option<Value>,
 }
 
 /// `{ keyPath, ttlIndex: { field, expireAfter, unit } }` of `store.collection(name, options)`.
 pub fn collection_options(v: &Value) -> Result<(Option<String>, Option<TtlIndex>)> {
-    let o: CollectionOptionsIn = from_value("collection options", v)?;
-    let key_path = field_name("keyPath", o.key_path.as_ref(), "the name of the property holding each document's id, e.g. \"id\"")?;
+    let [key_path, ttl_index] = options("collection options", v, ["keyPath", "ttlIndex"])?;
+    let key_path = field_name("keyPath", key_path, "the name of the property holding each document's id, e.g. \"id\"")?;
     let key_path = key_path.map(str::to_owned);
-    let ttl = o.ttl_index.as_ref().map(ttl_index_options).transpose()?;
+    let ttl = ttl_index.map(ttl_index_options).transpose()?;
     Ok((key_path, ttl))
 }
 
@@ -275,12 +223,12 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
     if matches!(v, Value::Null) {
         return Err(wrong("ttlIndex", v, "{ field, expireAfter or tiers, unit? }"));
     }
-    let o: TtlIndexIn = from_value("ttlIndex", v)?;
+    let [field, expire_after, unit, tiers] = options("ttlIndex", v, ["field", "expireAfter", "unit", "tiers"])?;
     let example = "the name of a document field, e.g. \"createdAt\"";
-    let field = field_name("ttlIndex.field", o.field.as_ref(), example)?
+    let field = field_name("ttlIndex.field", field, example)?
         .ok_or_else(|| wrong("ttlIndex.field", &Value::Undefined, example))?;
-    let unit = text_option("ttlIndex.unit", o.unit.as_ref(), "\"s\", \"ms\", \"us\" or \"ns\"")?;
-    match (&o.expire_after, &o.tiers) {
+    let unit = text_option("ttlIndex.unit", unit, "\"s\", \"ms\", \"us\" or \"ns\"")?;
+    match (expire_after, tiers) {
         (Some(_), Some(_)) => Err(Error::InvalidType("ttlIndex has both expireAfter and tiers; give one (expireAfter is the one-tier shorthand)".into())),
         (Some(after), None) => TtlIndex::new(field, ttl_input("ttlIndex.expireAfter", after)?, unit),
         (None, Some(tiers)) => {
@@ -304,10 +252,10 @@ pub fn tiers_option(what: &str, v: &Value) -> Result<(f64, Option<f64>)> {
     let mut tiers = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let at = format!("{what}[{i}]");
-        let t: TierIn = from_value(&at, item)?;
-        let after = t.after.as_ref().ok_or_else(|| Error::InvalidType(format!("{at} needs after: seconds or a duration such as \"7 days\"")))?;
+        let [after, action] = options(&at, item, ["after", "action"])?;
+        let after = after.ok_or_else(|| Error::InvalidType(format!("{at} needs after: seconds or a duration such as \"7 days\"")))?;
         let after = parse_exact_secs(&format!("{at}.after"), ttl_input(&format!("{at}.after"), after)?)?;
-        let action = text_option(&format!("{at}.action"), t.action.as_ref(), "\"archive\" or \"delete\"")?
+        let action = text_option(&format!("{at}.action"), action, "\"archive\" or \"delete\"")?
             .ok_or_else(|| Error::InvalidType(format!("{at} needs action: \"archive\" or \"delete\"")))?;
         tiers.push((after, TierAction::parse(action).map_err(|e| prefix(e, &format!("{at}: ")))?));
     }
@@ -328,36 +276,19 @@ pub fn expire_after(v: &Value) -> Result<f64> {
     parse_exact_secs("expireAfter", ttl_input("expireAfter", v)?)
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct SeriesOptionsIn {
-    time_field: Option<Value>,
-    meta_field: Option<Value>,
-    granularity: Option<Value>,
-    expire_after: Option<Value>,
-}
-
 /// `{ timeField, metaField, granularity, expireAfter }` of `store.timeSeries(name, options)`;
 /// `None` when no options were given (open an existing series as it is).
 pub fn series_options(v: &Value) -> Result<Option<SeriesOptions>> {
     if matches!(v, Value::Undefined | Value::Null) {
         return Ok(None);
     }
-    let o: SeriesOptionsIn = from_value("timeSeries options", v)?;
-    let time_field = field_name("timeField", o.time_field.as_ref(), "the name of the event field holding its time, e.g. \"ts\"")?
+    let [time_field, meta_field, granularity, expire_after] = options("timeSeries options", v, ["timeField", "metaField", "granularity", "expireAfter"])?;
+    let time_field = field_name("timeField", time_field, "the name of the event field holding its time, e.g. \"ts\"")?
         .ok_or_else(|| Error::InvalidType("timeSeries options need timeField: the name of the event field holding its time".into()))?;
-    let meta_field = field_name("metaField", o.meta_field.as_ref(), "the name of the event field naming its series, e.g. \"sensor\"")?;
-    let granularity = text_option("granularity", o.granularity.as_ref(), "\"seconds\", \"minutes\" or \"hours\"")?;
-    let after = o.expire_after.as_ref().map(|a| ttl_input("expireAfter", a)).transpose()?;
+    let meta_field = field_name("metaField", meta_field, "the name of the event field naming its series, e.g. \"sensor\"")?;
+    let granularity = text_option("granularity", granularity, "\"seconds\", \"minutes\" or \"hours\"")?;
+    let after = expire_after.map(|a| ttl_input("expireAfter", a)).transpose()?;
     SeriesOptions::new(time_field, meta_field, granularity, after).map(Some)
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct QueryIn {
-    meta: Option<Value>,
-    from: Option<Value>,
-    to: Option<Value>,
 }
 
 /// A time-series query: the meta value's key, and inclusive bounds in Unix ms (open when absent).
@@ -373,18 +304,18 @@ pub struct Query {
 
 /// `{ meta, from, to }` of `query`.
 pub fn query_options(v: &Value) -> Result<Query> {
-    let o: QueryIn = from_value("query options", v)?;
-    let bound = |name: &str, b: &Option<Value>, open: f64| -> Result<f64> {
-        b.as_ref().map_or(Ok(open), |b| instant_ms(&format!("query {name}"), b))
+    let [meta, from, to] = options("query options", v, ["meta", "from", "to"])?;
+    let bound = |name: &str, b: Option<&Value>, open: f64| -> Result<f64> {
+        b.map_or(Ok(open), |b| instant_ms(&format!("query {name}"), b))
     };
     Ok(Query {
-        meta_key: match o.meta {
+        meta_key: match meta {
             None => None,
-            Some(Value::Text(k)) => Some(k),
+            Some(Value::Text(k)) => Some(k.clone()),
             Some(other) => Some(other.describe()),
         },
-        from_ms: bound("from", &o.from, f64::NEG_INFINITY)?,
-        to_ms: bound("to", &o.to, f64::INFINITY)?,
+        from_ms: bound("from", from, f64::NEG_INFINITY)?,
+        to_ms: bound("to", to, f64::INFINITY)?,
     })
 }
 

@@ -1,17 +1,11 @@
-//! A JS argument as plain data, and the serde plumbing that reads typed option structs out of it.
+//! A JS argument as plain data, and the reading of option objects out of it.
 //!
 //! The JS edge never hands user objects to the core: it copies an argument first (every property
 //! read once, inside a try/catch, so a throwing getter or a revoked Proxy becomes an error, never
 //! an exception in wasm), tags what is not plain data (a `Date`, a function, a `Map`, a DOM
-//! node...), and `js::convert::read` brings the copy in as a [`Value`]. Option structs are then
-//! deserialized from the `Value` by [`from_value`], whose errors are worded like every other
-//! message here: the option's name, the value as written in JS, and what is accepted. The host
-//! tests build `Value`s directly.
-
-use std::fmt;
-
-use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+//! node...), and `js::convert::read` brings the copy in as a [`Value`]. Option objects are then
+//! read by [`options`], whose errors are worded like every other message here: the option's
+//! name, the value as written in JS, and what is accepted. The host tests build `Value`s directly.
 
 use crate::core::error::Error;
 use crate::core::text::{js_number, quote};
@@ -111,64 +105,6 @@ impl Value {
     }
 }
 
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueVisitor)
-    }
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a plain value")
-    }
-
-    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
-        Ok(Value::Number(n as f64))
-    }
-    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
-        Ok(Value::Number(n as f64))
-    }
-    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
-        Ok(Value::Number(n))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::Text(s.to_owned()))
-    }
-    fn visit_string<E>(self, s: String) -> Result<Value, E> {
-        Ok(Value::Text(s))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Undefined)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Undefined)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Value::deserialize(d)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Value::List(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut fields: Vec<(String, Value)> = Vec::new();
-        while let Some((k, v)) = map.next_entry::<String, Value>()? {
-            fields.push((k, v));
-        }
-        Ok(Value::record(fields))
-    }
-}
-
 impl Value {
     /// An object of the edge's copy: a record, or the value a tagged object stands for
     /// (`{ "\u1": kind, "v": payload }`: `null`, a `Date`, anything else described).
@@ -189,167 +125,35 @@ impl Value {
     }
 }
 
-/// An error while reading a struct out of a [`Value`]; [`from_value`] words it for the user.
-#[derive(Debug)]
-pub struct DeError(String);
-
-impl fmt::Display for DeError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// The options `names` (as written in JS, e.g. `"expiresAt"`) of the option object `v`, in the
+/// order of `names`: `undefined` and `null` read as an object with none of them; an unknown
+/// option is refused by name, so that a typo such as `{ expire: 60 }` never passes silently, and
+/// so is a value that is not a plain object. `what` names the argument in messages (`"set
+/// options"`). An option set to `undefined` reads as absent.
+pub fn options<'a, const N: usize>(what: &str, v: &'a Value, names: [&str; N]) -> Result<[Option<&'a Value>; N], Error> {
+    let mut found = [None; N];
+    read_options(what, v, &names, &mut found)?;
+    Ok(found)
 }
 
-impl std::error::Error for DeError {}
-
-impl de::Error for DeError {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        DeError(msg.to_string())
-    }
-
-    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
-        DeError(format!("has an unknown option {}; accepted: {}", quote(field), expected.join(", ")))
-    }
-
-    // serde's defaults format what they saw with `Display` (floats included): this deserializer
-    // never calls them (wrong types are refused by `core::options` by name), and overriding them
-    // keeps float formatting out of the wasm.
-    fn invalid_type(_: de::Unexpected, exp: &dyn de::Expected) -> Self {
-        DeError(format!("has the wrong type; expected {exp}"))
-    }
-
-    fn invalid_value(_: de::Unexpected, exp: &dyn de::Expected) -> Self {
-        DeError(format!("has a wrong value; expected {exp}"))
-    }
-}
-
-/// Reads a `T` (an option struct: `#[serde(deny_unknown_fields, rename_all = "camelCase")]`,
-/// every field `Option<Value>`) out of `v`; `what` names the argument in messages (`"set
-/// options"`). `undefined` and `null` read as an empty object: no options given.
-pub fn from_value<T: DeserializeOwned + Default>(what: &str, v: &Value) -> Result<T, Error> {
-    match v {
-        Value::Undefined | Value::Null => Ok(T::default()),
-        _ => T::deserialize(ValueDeserializer(v)).map_err(|e| Error::InvalidType(format!("{what} {}", e.0))),
-    }
-}
-
-/// A serde `Deserializer` over a borrowed [`Value`].
-#[derive(Debug, Clone, Copy)]
-pub struct ValueDeserializer<'a>(pub &'a Value);
-
-impl<'de, 'a> Deserializer<'de> for ValueDeserializer<'a> {
-    type Error = DeError;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.0 {
-            Value::Undefined => visitor.visit_unit(),
-            Value::Bool(b) => visitor.visit_bool(*b),
-            Value::Number(n) => visitor.visit_f64(*n),
-            Value::Text(s) => visitor.visit_str(s),
-            Value::List(items) => visitor.visit_seq(de::value::SeqDeserializer::new(items.iter().map(ValueDeserializer))),
-            // `null` and the values that are not plain data keep their identity: the visitor
-            // (Value's own) gets them back as the tagged map the edge sends.
-            Value::Null | Value::Date(_) | Value::Other(_) | Value::Record(_) => self.deserialize_map(visitor),
+/// [`options`], once for every number of names.
+fn read_options<'a>(what: &str, v: &'a Value, names: &[&str], found: &mut [Option<&'a Value>]) -> Result<(), Error> {
+    let fields = match v {
+        Value::Undefined | Value::Null => return Ok(()),
+        Value::Record(fields) => fields,
+        other => {
+            return Err(Error::InvalidType(format!("{what} {} is not accepted; expected an object with {}", other.describe(), names.join(", "))))
+        }
+    };
+    for (name, value) in fields {
+        match names.iter().position(|n| n == name) {
+            // `undefined` is absent: the edge leaves such a property out of its copy, and the
+            // records built in Rust (a snapshot's collection options) hold it for a JS `null`.
+            Some(i) => found[i] = Some(value).filter(|v| !v.is_undefined()),
+            None => return Err(Error::InvalidType(format!("{what} has an unknown option {}; accepted: {}", quote(name), names.join(", ")))),
         }
     }
-
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.0 {
-            Value::Record(fields) => visitor.visit_map(Fields { fields: fields.iter(), value: None }),
-            Value::Null => visitor.visit_map(Tagged { kind: "null", payload: Value::Undefined, step: 0 }),
-            Value::Date(ms) => visitor.visit_map(Tagged { kind: "date", payload: Value::Number(*ms), step: 0 }),
-            Value::Other(text) => visitor.visit_map(Tagged { kind: "other", payload: Value::Text(text.clone()), step: 0 }),
-            other => Err(DeError(format!("{} is not accepted; expected an object", other.describe()))),
-        }
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        match self.0 {
-            Value::Record(entries) => visitor.visit_map(Fields { fields: entries.iter(), value: None }),
-            other => Err(DeError(format!(
-                "{} is not accepted; expected an object with {}",
-                other.describe(),
-                fields.join(", ")
-            ))),
-        }
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.0 {
-            Value::Undefined => visitor.visit_none(),
-            _ => visitor.visit_some(self),
-        }
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
-        unit_struct newtype_struct seq tuple tuple_struct enum identifier ignored_any
-    }
-}
-
-impl<'de, 'a> IntoDeserializer<'de, DeError> for ValueDeserializer<'a> {
-    type Deserializer = Self;
-
-    fn into_deserializer(self) -> Self {
-        self
-    }
-}
-
-/// The fields of a record, as a serde map.
-struct Fields<'a> {
-    fields: std::slice::Iter<'a, (String, Value)>,
-    value: Option<&'a Value>,
-}
-
-impl<'de, 'a> MapAccess<'de> for Fields<'a> {
-    type Error = DeError;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
-        match self.fields.next() {
-            Some((k, v)) => {
-                self.value = Some(v);
-                seed.deserialize(k.as_str().into_deserializer()).map(Some)
-            }
-            None => Ok(None),
-        }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
-        seed.deserialize(ValueDeserializer(self.value.take().unwrap_or(&Value::Undefined)))
-    }
-}
-
-/// A tagged value (`Date`, other) as the two-entry map the edge sends.
-struct Tagged {
-    kind: &'static str,
-    payload: Value,
-    step: u8,
-}
-
-impl<'de> MapAccess<'de> for Tagged {
-    type Error = DeError;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
-        self.step += 1;
-        match self.step {
-            1 => seed.deserialize(TAG.into_deserializer()).map(Some),
-            3 => seed.deserialize("v".into_deserializer()).map(Some),
-            _ => Ok(None),
-        }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
-        self.step += 1;
-        if self.step == 2 {
-            seed.deserialize(self.kind.into_deserializer())
-        } else {
-            seed.deserialize(ValueDeserializer(&self.payload))
-        }
-    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -360,38 +164,39 @@ mod tests {
         Value::Record(fields.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
     }
 
-    #[derive(Debug, Default, Deserialize, PartialEq)]
-    #[serde(deny_unknown_fields, rename_all = "camelCase")]
-    struct Opts {
-        ttl: Option<Value>,
-        keep_ttl: Option<Value>,
-    }
-
     #[test]
-    fn structs_read_known_fields_and_refuse_others_by_name() {
-        let v = rec(&[("ttl", Value::Number(5.0)), ("keepTtl", Value::Bool(true))]);
-        let o: Opts = from_value("set options", &v).unwrap();
-        assert_eq!(o, Opts { ttl: Some(Value::Number(5.0)), keep_ttl: Some(Value::Bool(true)) });
-        let e = from_value::<Opts>("set options", &rec(&[("expire", Value::Number(60.0))])).unwrap_err();
+    fn option_objects_read_known_options_and_refuse_others_by_name() {
+        let v = rec(&[("keepTtl", Value::Bool(true)), ("ttl", Value::Number(5.0))]);
+        let [ttl, keep] = options("set options", &v, ["ttl", "keepTtl"]).unwrap();
+        assert_eq!((ttl, keep), (Some(&Value::Number(5.0)), Some(&Value::Bool(true))));
+        let null_ttl = rec(&[("ttl", Value::Null), ("keepTtl", Value::Undefined)]);
+        let [ttl, keep] = options("set options", &null_ttl, ["ttl", "keepTtl"]).unwrap();
+        assert_eq!((ttl, keep), (Some(&Value::Null), None));
+        let e = options("set options", &rec(&[("ttl", Value::Null), ("expire", Value::Number(60.0))]), ["ttl", "keepTtl"]).unwrap_err();
         assert_eq!(e.to_string(), "set options has an unknown option \"expire\"; accepted: ttl, keepTtl");
-        let e = from_value::<Opts>("set options", &Value::Date(0.0)).unwrap_err();
+        let e = options("set options", &Value::Date(0.0), ["ttl", "keepTtl"]).unwrap_err();
         assert_eq!(e.to_string(), "set options Date(0) is not accepted; expected an object with ttl, keepTtl");
-        let e = from_value::<Opts>("set options", &Value::Other("an ArrayBuffer (8 bytes)".into())).unwrap_err();
+        let e = options("set options", &Value::Other("an ArrayBuffer (8 bytes)".into()), ["ttl"]).unwrap_err();
         assert!(e.to_string().starts_with("set options an ArrayBuffer (8 bytes) is not accepted"), "{e}");
-        assert_eq!(from_value::<Opts>("set options", &Value::Undefined).unwrap(), Opts::default());
+        for none in [Value::Undefined, Value::Null] {
+            assert_eq!(options("set options", &none, ["ttl", "keepTtl"]).unwrap(), [None, None]);
+        }
     }
 
     #[test]
-    fn values_round_trip_through_their_own_deserializer() {
-        let v = rec(&[
-            ("a", Value::List(vec![Value::Null, Value::Date(5.0), Value::Other("a function".into())])),
-            ("b", Value::Text("x".into())),
-            ("c", Value::Number(f64::INFINITY)),
-            ("d", Value::Date(f64::NAN)),
-        ]);
-        let back = Value::deserialize(ValueDeserializer(&v)).unwrap();
-        assert_eq!(back.describe(), v.describe());
-        assert!(matches!(&back, Value::Record(f) if matches!(f[3].1, Value::Date(ms) if ms.is_nan())));
+    fn tagged_objects_of_the_edge_read_as_the_values_they_stand_for() {
+        let tagged = |kind: &str, v: Option<Value>| {
+            let mut fields = vec![(TAG.to_string(), Value::Text(kind.into()))];
+            fields.extend(v.map(|v| ("v".to_string(), v)));
+            Value::record(fields)
+        };
+        assert_eq!(tagged("null", None), Value::Null);
+        assert_eq!(tagged("date", Some(Value::Number(5.0))), Value::Date(5.0));
+        assert!(matches!(tagged("date", None), Value::Date(ms) if ms.is_nan()));
+        assert_eq!(tagged("other", Some(Value::Text("a function".into()))), Value::Other("a function".into()));
+        assert_eq!(tagged("a Map", None), Value::Other("a Map".into()));
+        let plain = vec![("v".to_string(), Value::Text("x".into())), (TAG.to_string(), Value::Text("null".into()))];
+        assert_eq!(Value::record(plain.clone()), Value::Record(plain));
     }
 
     #[test]
