@@ -14,7 +14,7 @@ import { gzipSync } from "node:zlib";
  * checked like a test: it only ever goes down (lower it when a change saves bytes; a change
  * that needs more must say so and why).
  */
-export const BUDGET_GZIP_BYTES = 136_845;
+export const BUDGET_GZIP_BYTES = 132_352;
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 

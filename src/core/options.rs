@@ -10,7 +10,7 @@ use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
 use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Ttl, TtlInput};
 use crate::core::reaper::ReapLimits;
-use crate::core::text::js_number;
+use crate::core::text::{js_number, replace_first};
 use crate::core::ttl_index::{tiers_secs, TierAction, TtlIndex};
 use crate::core::value::{options, Value};
 
@@ -51,8 +51,8 @@ pub fn instant_ms(what: &str, v: &Value) -> Result<f64> {
 /// The parser names the value `expiresAt`; elsewhere it is a query bound or an event's time.
 pub fn rename(e: Error, what: &str) -> Error {
     match e {
-        Error::InvalidType(m) => Error::InvalidType(m.replacen("expiresAt", what, 1)),
-        Error::OutOfRange(m) => Error::OutOfRange(m.replacen("expiresAt", what, 1)),
+        Error::InvalidType(m) => Error::InvalidType(replace_first(&m, "expiresAt", what)),
+        Error::OutOfRange(m) => Error::OutOfRange(replace_first(&m, "expiresAt", what)),
         other => other,
     }
 }
@@ -164,7 +164,7 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
         config.limits.max_removes_per_second = match rate {
             Value::Number(n) if *n == 0.0 => 0,
             other => whole("maxRemovesPerSecond", other, f64::from(u32::MAX)).map_err(|e| match e {
-                Error::OutOfRange(m) => Error::OutOfRange(m.replacen("a whole number from 1", "0 (no limit) or a whole number from 1", 1)),
+                Error::OutOfRange(m) => Error::OutOfRange(replace_first(&m, "a whole number from 1", "0 (no limit) or a whole number from 1")),
                 e => e,
             })? as u32,
         };

@@ -44,6 +44,26 @@ pub fn js_number(n: f64) -> String {
 }
 
 
+/// Where `needle` first occurs in `s`, as a byte offset. Searched byte by byte rather than with
+/// `str::find`/`contains`/`replacen` and a `&str` pattern: those link core's two-way
+/// `StrSearcher` and, through it, the panic of a string sliced off a character boundary with
+/// `char`'s and `Range`'s Debug (issue 19: about 5 kB of the wasm, for a few short messages).
+pub fn find(s: &str, needle: &str) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    s.as_bytes().windows(needle.len()).position(|w| w == needle.as_bytes())
+}
+
+/// `s` with the first `from` replaced by `to` (`str::replacen(from, to, 1)`).
+pub fn replace_first(s: &str, from: &str, to: &str) -> String {
+    match find(s, from) {
+        // A match of a whole string starts and ends on character boundaries.
+        Some(i) => [s.get(..i).unwrap_or_default(), to, s.get(i + from.len()..).unwrap_or_default()].concat(),
+        None => s.to_owned(),
+    }
+}
+
 /// `s` in double quotes, with `"`, `\\` and control characters escaped.
 fn escaped(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -71,6 +91,16 @@ mod tests {
         assert_eq!(quote("café"), r#""café""#);
         let long = "x".repeat(150);
         assert_eq!(quote(&long), format!("\"{}\"... (150 characters)", "x".repeat(100)));
+    }
+
+    #[test]
+    fn searches_and_replacements_match_the_standard_library() {
+        for (s, needle) in [("abc", "b"), ("abc", "x"), ("", "a"), ("aaa", "aa"), ("a", ""), ("café: é", ": "), ("ééé", "é"), ("xy", "xyz")] {
+            assert_eq!(find(s, needle), s.find(needle), "{s:?} {needle:?}");
+            for to in ["", "0 (no limit) or ", "ü"] {
+                assert_eq!(replace_first(s, needle, to), s.replacen(needle, to, 1), "{s:?} {needle:?} {to:?}");
+            }
+        }
     }
 
     #[test]

@@ -36,7 +36,7 @@ use web_sys::{IdbIndex, IdbKeyRange, IdbObjectStore, IdbRequest, IdbTransaction}
 use crate::core::entry::{is_live, ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::expiry::Ttl;
-use crate::core::text::{js_number, quote};
+use crate::core::text::{find, js_number, quote};
 use crate::timer::within;
 
 mod collections;
@@ -908,8 +908,8 @@ fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
             Error::HandOff { records, message }
         }
         // WebKit's ephemeral sessions (Safari Private Browsing) refuse Blob and File values.
-        "UnknownError" if message.contains("Blob/File") => Error::InvalidType(format!("{NO_BLOBS}; ({message})")),
-        "InvalidStateError" if message.contains("clos") => Error::Closed { db: db.into(), why: message },
+        "UnknownError" if find(&message, "Blob/File").is_some() => Error::InvalidType(format!("{NO_BLOBS}; ({message})")),
+        "InvalidStateError" if find(&message, "clos").is_some() => Error::Closed { db: db.into(), why: message },
         _ => Error::Storage { op: op.into(), name, message },
     }
 }

@@ -12,7 +12,7 @@ use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
 use crate::core::expiry::{parse_expires_at, ExpiresAtInput};
 use crate::core::options::{self, prefix, rename, Query};
-use crate::core::text::quote;
+use crate::core::text::{find, quote};
 use crate::core::ttl_index::TtlIndex;
 use crate::core::value::Value;
 use crate::idb::{thrown_text, EventsIn, Write};
@@ -45,7 +45,8 @@ pub fn describe(v: &JsValue) -> String {
 /// error.
 pub fn refused(e: JsValue) -> Error {
     let text = thrown_text(&e);
-    match text.split_once(": ") {
+    let split = find(&text, ": ").and_then(|i| Some((text.get(..i)?, text.get(i + 2..)?)));
+    match split {
         Some(("TypeError", m)) => Error::InvalidType(m.to_owned()),
         Some(("RangeError", m)) => Error::OutOfRange(m.to_owned()),
         _ => Error::InvalidType(text),
