@@ -14,6 +14,8 @@
 //      mismatch"), and the store must be empty; closed and opened again in the same page it says
 //      isNew false, dataLoss "none";
 //   3. relaunched once more: isNew false, dataLoss "none", still empty, and writable.
+// The second test corrupts the log the same way and opens the store first from a dedicated
+// worker: dataLoss is read from the upgrade event itself, so a worker's store says "total" too.
 //
 // What else was tried (Chromium 156): every 7th byte of MANIFEST-* inverted gives the same
 // "checksum mismatch" wipe; CURRENT naming a missing manifest makes every open() fail
@@ -92,6 +94,62 @@ function openStore(page, times = 1) {
   }, [DB, times]);
 }
 
+/** Opens the store in a dedicated worker (tests/page/fixtures/member-worker.mjs) and resolves to
+ * what its open() said, as openStore does in the page, or to `{ error }`. */
+function openStoreInWorker(page) {
+  return page.evaluate(async (name) => {
+    const w = new Worker("/tests/page/fixtures/member-worker.mjs", { type: "module" });
+    let next = 0;
+    const pending = new Map();
+    await new Promise((resolve, reject) => {
+      w.onerror = (e) => reject(new Error("worker failed to load: " + e.message));
+      w.onmessage = ({ data }) => {
+        if (data.ready) return resolve();
+        if (data.event) return;
+        const p = pending.get(data.id);
+        pending.delete(data.id);
+        data.ok ? p.resolve(data.value) : p.reject(new Error(data.error));
+      };
+    });
+    const call = (op, arg) => new Promise((resolve, reject) => {
+      const id = ++next;
+      pending.set(id, { resolve, reject });
+      w.postMessage({ id, op, arg });
+    });
+    try {
+      await call("open", { name });
+      const said = await call("said");
+      await call("close");
+      return said;
+    } catch (e) {
+      return { error: e.message };
+    } finally {
+      w.terminate();
+    }
+  }, DB);
+}
+
+/** Inverts GARBLED bytes in the middle of every LevelDB log of `dir` that holds data. */
+function garbleLogs(dir) {
+  const logs = readdirSync(dir).filter((f) => f.endsWith(".log") && statSync(join(dir, f)).size > 4 * GARBLED);
+  assert.ok(logs.length > 0, `no LevelDB log with data in ${dir}: ${readdirSync(dir).join(", ")}`);
+  for (const f of logs) {
+    const bytes = readFileSync(join(dir, f));
+    const from = Math.floor(bytes.length / 2);
+    for (let i = from; i < from + GARBLED; i++) bytes[i] ^= 0xff;
+    writeFileSync(join(dir, f), bytes);
+  }
+}
+
+/** Writes ENTRIES entries to the store from the page. */
+function fill(page) {
+  return page.evaluate(async ([name, n]) => {
+    const store = await window.idbTtl.TtlStore.open(name);
+    for (let i = 0; i < n; i++) await store.set(`k${i}`, { i, text: "x".repeat(100) }, { ttl: "1 day" });
+    store.close();
+  }, [DB, ENTRIES]);
+}
+
 test("dataLoss: a database Chromium finds corrupt is recreated with dataLoss 'total' and its reason", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
@@ -105,11 +163,7 @@ test("dataLoss: a database Chromium finds corrupt is recreated with dataLoss 'to
     // 1. Fresh profile: created, nothing lost; ENTRIES entries written.
     const first = await session(profile, url, async (page) => {
       const [said] = await openStore(page);
-      await page.evaluate(async ([name, n]) => {
-        const store = await window.idbTtl.TtlStore.open(name);
-        for (let i = 0; i < n; i++) await store.set(`k${i}`, { i, text: "x".repeat(100) }, { ttl: "1 day" });
-        store.close();
-      }, [DB, ENTRIES]);
+      await fill(page);
       return { said, written: (await openStore(page))[0] };
     });
     assert.deepEqual(first.said, { isNew: true, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
@@ -118,14 +172,7 @@ test("dataLoss: a database Chromium finds corrupt is recreated with dataLoss 'to
       "the entries written, read back before the browser closed");
 
     // 2. Garble the middle of the write-ahead log.
-    const logs = readdirSync(dir).filter((f) => f.endsWith(".log") && statSync(join(dir, f)).size > 4 * GARBLED);
-    assert.ok(logs.length > 0, `no LevelDB log with data in ${dir}: ${readdirSync(dir).join(", ")}`);
-    for (const f of logs) {
-      const bytes = readFileSync(join(dir, f));
-      const from = Math.floor(bytes.length / 2);
-      for (let i = from; i < from + GARBLED; i++) bytes[i] ^= 0xff;
-      writeFileSync(join(dir, f), bytes);
-    }
+    garbleLogs(dir);
     const [wiped, again] = await session(profile, url, (page) => openStore(page, 2));
     assert.equal(wiped.error, undefined, `open() after the corruption rejected: ${wiped.error}`);
     assert.equal(wiped.isNew, true, "open() after the corruption created the database");
@@ -151,6 +198,37 @@ test("dataLoss: a database Chromium finds corrupt is recreated with dataLoss 'to
       "open() on the next launch");
     assert.deepEqual(later.written, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 1, k0: true },
       "a write after it");
+  } finally {
+    await stopServer(server.child);
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test("dataLoss: a store first opened in a worker after the corruption says so too", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  // The same corruption as above, but the first open() after it is a dedicated worker's: the
+  // upgrade event is the worker's own (dataLoss is read from it, not from the window).
+  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-data-loss-worker-"));
+  const server = startServer(ROOT);
+  try {
+    const root = await server.url;
+    const url = new URL(FIXTURE, root).href;
+    const dir = join(profile, "Default", "IndexedDB", `http_127.0.0.1_${new URL(root).port}.indexeddb.leveldb`);
+    const written = await session(profile, url, async (page) => {
+      await fill(page);
+      return (await openStore(page))[0];
+    });
+    assert.equal(written.count, ENTRIES, "the entries written before the corruption");
+    garbleLogs(dir);
+    const [wiped, again] = await session(profile, url, async (page) => [await openStoreInWorker(page), (await openStore(page))[0]]);
+    assert.equal(wiped.error, undefined, `open() in the worker after the corruption rejected: ${wiped.error}`);
+    assert.equal(wiped.isNew, true, "the worker's open() created the database");
+    assert.equal(wiped.dataLoss, "total", `dataLoss in the worker (message: ${JSON.stringify(wiped.dataLossMessage)})`);
+    assert.ok(typeof wiped.dataLossMessage === "string" && wiped.dataLossMessage.length > 0, "dataLossMessage says why");
+    assert.deepEqual([wiped.count, wiped.k0], [0, false], "the recreated database is empty");
+    assert.deepEqual(again, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
+      "the page's open() after the worker's");
   } finally {
     await stopServer(server.child);
     rmSync(profile, { recursive: true, force: true });
