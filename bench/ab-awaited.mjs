@@ -7,7 +7,8 @@
 //
 //   node bench/ab-awaited.mjs www/pkg other/pkg      (package directories, relative to the repo)
 //   node bench/ab-awaited.mjs --store 100000 a/pkg b/pkg   (also 500 awaited gets of random keys
-//                                    from a store of that many entries, written once per build)
+//                                    and a getMany of 1 000 from a store of that many entries,
+//                                    written once per build)
 import { ab } from "./lib/ab.mjs";
 
 const args = process.argv.slice(2);
@@ -41,6 +42,10 @@ await ab(args, { path: "tests/page/fixtures/blank.html", ready: () => document.d
   t = performance.now();
   for (let i = 0; i < 500; i++) await big.get(`big-${(rep * 7919 + i * 104729) % STORE}`);
   const getBig = performance.now() - t;
+  const keys = Array.from({ length: 1000 }, (_, i) => `big-${(rep * 7907 + i * 104723) % STORE}`);
+  t = performance.now();
+  await big.getMany(keys);
+  const getManyBig = performance.now() - t;
   big.close();
-  return { set, overwrite, get, [`get@${STORE}`]: getBig };
+  return { set, overwrite, get, [`get@${STORE}`]: getBig, [`getMany@${STORE}`]: getManyBig };
 });
