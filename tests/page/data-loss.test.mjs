@@ -94,39 +94,56 @@ function openStore(page, times = 1) {
   }, [DB, times]);
 }
 
-/** Opens the store in a dedicated worker (tests/page/fixtures/member-worker.mjs) and resolves to
- * what its open() said, as openStore does in the page, or to `{ error }`. */
+/** Opens the store in a dedicated worker (tests/page/fixtures/member-worker.mjs, through
+ * member-client.mjs) and resolves to what its open() said, as openStore does in the page, or to
+ * `{ error }`. */
 function openStoreInWorker(page) {
   return page.evaluate(async (name) => {
-    const w = new Worker("/tests/page/fixtures/member-worker.mjs", { type: "module" });
-    let next = 0;
-    const pending = new Map();
-    await new Promise((resolve, reject) => {
-      w.onerror = (e) => reject(new Error("worker failed to load: " + e.message));
-      w.onmessage = ({ data }) => {
-        if (data.ready) return resolve();
-        if (data.event) return;
-        const p = pending.get(data.id);
-        pending.delete(data.id);
-        data.ok ? p.resolve(data.value) : p.reject(new Error(data.error));
-      };
-    });
-    const call = (op, arg) => new Promise((resolve, reject) => {
-      const id = ++next;
-      pending.set(id, { resolve, reject });
-      w.postMessage({ id, op, arg });
-    });
+    const { startMemberWorker } = await import("/tests/page/fixtures/member-client.mjs");
+    const worker = await startMemberWorker();
     try {
-      await call("open", { name });
-      const said = await call("said");
-      await call("close");
+      await worker.call("open", { name });
+      const said = await worker.call("said");
+      await worker.call("close");
       return said;
     } catch (e) {
       return { error: e.message };
     } finally {
-      w.terminate();
+      worker.terminate();
     }
   }, DB);
+}
+
+/**
+ * Runs `fn({ dir, session })` with a fresh Chromium profile and one server (so one origin) for
+ * all of its launches: `dir` is the origin's IndexedDB LevelDB directory in the profile,
+ * `session(f)` runs `f(page)` in a launch of Chromium on it with the fixture loaded (see
+ * `session`). Stops the server and removes the profile afterwards.
+ */
+async function withProfile(fn) {
+  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-data-loss-"));
+  const server = startServer(ROOT);
+  try {
+    const root = await server.url;
+    const url = new URL(FIXTURE, root).href;
+    await fn({
+      dir: join(profile, "Default", "IndexedDB", `http_127.0.0.1_${new URL(root).port}.indexeddb.leveldb`),
+      session: (f) => session(profile, url, f),
+    });
+  } finally {
+    await stopServer(server.child);
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** What the first open() after the corruption must say, from `where`. */
+function assertWiped(wiped, where) {
+  assert.equal(wiped.error, undefined, `open() ${where} after the corruption rejected: ${wiped.error}`);
+  assert.equal(wiped.isNew, true, `open() ${where} after the corruption created the database`);
+  assert.equal(wiped.dataLoss, "total", `dataLoss ${where} after the corruption (message: ${JSON.stringify(wiped.dataLossMessage)})`);
+  assert.equal(typeof wiped.dataLossMessage, "string");
+  assert.ok(wiped.dataLossMessage.length > 0, "dataLossMessage says why");
+  assert.deepEqual([wiped.count, wiped.k0], [0, false], "the recreated database is empty");
 }
 
 /** Inverts GARBLED bytes in the middle of every LevelDB log of `dir` that holds data. */
@@ -152,85 +169,55 @@ function fill(page) {
 
 test("dataLoss: a database Chromium finds corrupt is recreated with dataLoss 'total' and its reason", {
   timeout: TEST_TIMEOUT_MS,
-}, async () => {
-  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-data-loss-"));
-  const server = startServer(ROOT);
-  try {
-    const root = await server.url;
-    const url = new URL(FIXTURE, root).href;
-    const dir = join(profile, "Default", "IndexedDB", `http_127.0.0.1_${new URL(root).port}.indexeddb.leveldb`);
+}, () => withProfile(async ({ dir, session }) => {
+  // 1. Fresh profile: created, nothing lost; ENTRIES entries written.
+  const first = await session(async (page) => {
+    const [said] = await openStore(page);
+    await fill(page);
+    return { said, written: (await openStore(page))[0] };
+  });
+  assert.deepEqual(first.said, { isNew: true, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
+    "the first open() on a fresh profile");
+  assert.deepEqual(first.written, { isNew: false, dataLoss: "none", dataLossMessage: "", count: ENTRIES, k0: true },
+    "the entries written, read back before the browser closed");
 
-    // 1. Fresh profile: created, nothing lost; ENTRIES entries written.
-    const first = await session(profile, url, async (page) => {
-      const [said] = await openStore(page);
-      await fill(page);
-      return { said, written: (await openStore(page))[0] };
-    });
-    assert.deepEqual(first.said, { isNew: true, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
-      "the first open() on a fresh profile");
-    assert.deepEqual(first.written, { isNew: false, dataLoss: "none", dataLossMessage: "", count: ENTRIES, k0: true },
-      "the entries written, read back before the browser closed");
+  // 2. Garble the middle of the write-ahead log.
+  garbleLogs(dir);
+  const [wiped, again] = await session((page) => openStore(page, 2));
+  assertWiped(wiped, "in the page");
+  console.log(`data-loss: Chromium's dataLossMessage: ${JSON.stringify(wiped.dataLossMessage)}`);
+  assert.deepEqual(again, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
+    "open() again in the same page");
 
-    // 2. Garble the middle of the write-ahead log.
-    garbleLogs(dir);
-    const [wiped, again] = await session(profile, url, (page) => openStore(page, 2));
-    assert.equal(wiped.error, undefined, `open() after the corruption rejected: ${wiped.error}`);
-    assert.equal(wiped.isNew, true, "open() after the corruption created the database");
-    assert.equal(wiped.dataLoss, "total", `dataLoss after the corruption (message: ${JSON.stringify(wiped.dataLossMessage)})`);
-    assert.equal(typeof wiped.dataLossMessage, "string");
-    assert.ok(wiped.dataLossMessage.length > 0, "dataLossMessage says why");
-    assert.deepEqual([wiped.count, wiped.k0], [0, false], "the recreated database is empty");
-    console.log(`data-loss: Chromium's dataLossMessage: ${JSON.stringify(wiped.dataLossMessage)}`);
-    assert.deepEqual(again, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
-      "open() again in the same page");
-
-    // 3. Next launch: an ordinary database again.
-    const later = await session(profile, url, async (page) => {
-      const [said] = await openStore(page);
-      await page.evaluate(async (name) => {
-        const store = await window.idbTtl.TtlStore.open(name);
-        await store.set("k0", "after", { ttl: "1 day" });
-        store.close();
-      }, DB);
-      return { said, written: (await openStore(page))[0] };
-    });
-    assert.deepEqual(later.said, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
-      "open() on the next launch");
-    assert.deepEqual(later.written, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 1, k0: true },
-      "a write after it");
-  } finally {
-    await stopServer(server.child);
-    rmSync(profile, { recursive: true, force: true });
-  }
-});
+  // 3. Next launch: an ordinary database again.
+  const later = await session(async (page) => {
+    const [said] = await openStore(page);
+    await page.evaluate(async (name) => {
+      const store = await window.idbTtl.TtlStore.open(name);
+      await store.set("k0", "after", { ttl: "1 day" });
+      store.close();
+    }, DB);
+    return { said, written: (await openStore(page))[0] };
+  });
+  assert.deepEqual(later.said, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
+    "open() on the next launch");
+  assert.deepEqual(later.written, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 1, k0: true },
+    "a write after it");
+}));
 
 test("dataLoss: a store first opened in a worker after the corruption says so too", {
   timeout: TEST_TIMEOUT_MS,
-}, async () => {
+}, () => withProfile(async ({ dir, session }) => {
   // The same corruption as above, but the first open() after it is a dedicated worker's: the
   // upgrade event is the worker's own (dataLoss is read from it, not from the window).
-  const profile = mkdtempSync(join(tmpdir(), "idb-ttl-data-loss-worker-"));
-  const server = startServer(ROOT);
-  try {
-    const root = await server.url;
-    const url = new URL(FIXTURE, root).href;
-    const dir = join(profile, "Default", "IndexedDB", `http_127.0.0.1_${new URL(root).port}.indexeddb.leveldb`);
-    const written = await session(profile, url, async (page) => {
-      await fill(page);
-      return (await openStore(page))[0];
-    });
-    assert.equal(written.count, ENTRIES, "the entries written before the corruption");
-    garbleLogs(dir);
-    const [wiped, again] = await session(profile, url, async (page) => [await openStoreInWorker(page), (await openStore(page))[0]]);
-    assert.equal(wiped.error, undefined, `open() in the worker after the corruption rejected: ${wiped.error}`);
-    assert.equal(wiped.isNew, true, "the worker's open() created the database");
-    assert.equal(wiped.dataLoss, "total", `dataLoss in the worker (message: ${JSON.stringify(wiped.dataLossMessage)})`);
-    assert.ok(typeof wiped.dataLossMessage === "string" && wiped.dataLossMessage.length > 0, "dataLossMessage says why");
-    assert.deepEqual([wiped.count, wiped.k0], [0, false], "the recreated database is empty");
-    assert.deepEqual(again, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
-      "the page's open() after the worker's");
-  } finally {
-    await stopServer(server.child);
-    rmSync(profile, { recursive: true, force: true });
-  }
-});
+  const written = await session(async (page) => {
+    await fill(page);
+    return (await openStore(page))[0];
+  });
+  assert.equal(written.count, ENTRIES, "the entries written before the corruption");
+  garbleLogs(dir);
+  const [wiped, again] = await session(async (page) => [await openStoreInWorker(page), (await openStore(page))[0]]);
+  assertWiped(wiped, "in the worker");
+  assert.deepEqual(again, { isNew: false, dataLoss: "none", dataLossMessage: "", count: 0, k0: false },
+    "the page's open() after the worker's");
+}));

@@ -105,27 +105,12 @@ test("a tab extending entries while the other reaps in a loop loses none", { tim
 test("a tab and a dedicated worker on one database: one leader between them, events both ways", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withBrowser(async ({ openTab }) => {
     const tab = await openTab();
-    // The worker: tests/page/fixtures/member-worker.mjs, driven through window.worker.call().
+    // The worker: tests/page/fixtures/member-worker.mjs, driven through window.worker.call()
+    // (tests/page/fixtures/member-client.mjs).
     await value(tab, `
-      const w = new Worker("/tests/page/fixtures/member-worker.mjs", { type: "module" });
-      let next = 0;
-      const pending = new Map();
-      window.workerEvents = [];
-      await new Promise((resolve, reject) => {
-        w.onerror = (e) => reject(new Error("worker failed to load: " + e.message));
-        w.onmessage = ({ data }) => {
-          if (data.ready) return resolve();
-          if (data.event) return workerEvents.push(data);
-          const p = pending.get(data.id);
-          pending.delete(data.id);
-          data.ok ? p.resolve(data.value) : p.reject(new Error(data.error));
-        };
-      });
-      window.worker = { call: (op, arg) => new Promise((resolve, reject) => {
-        const id = ++next;
-        pending.set(id, { resolve, reject });
-        w.postMessage({ id, op, arg });
-      }) };`);
+      const { startMemberWorker } = await import("/tests/page/fixtures/member-client.mjs");
+      window.worker = await startMemberWorker();
+      window.workerEvents = worker.events;`);
     await value(tab, `await worker.call("open", { name: "tab-and-worker", options: { reapIntervalMs: 200 } });`);
     await poll(() => value(tab, `return worker.call("stats");`), (s) => s.leader, 5_000, "the worker (first) leads");
     await openStore(tab, "tab-and-worker", { reapIntervalMs: 200 });
