@@ -16,7 +16,9 @@
 //! - [`core`]: pure Rust, no browser and no clock (`now` is an argument): expiry parsing and
 //!   arithmetic, store options, reaper planning. Tested on the host with `cargo test`.
 //! - `idb`: the IndexedDB adapter, the only module touching IndexedDB (layout notes there).
-//! - `timer`: the only module touching timers, the clock and Web Locks (the reaper's leader).
+//! - `timer`: the only Rust module with a clock and timers (`now_ms`; `sleep`, `within` and the
+//!   reaper's `ReaperTimer`, on gloo-timers; JS snippets keep their own), and the reaper's Web
+//!   Lock (its leader among the members of a database).
 //! - `channel`: the only module touching BroadcastChannel (events across tabs and workers).
 //! - `store`: the store in Rust terms: connection, reaper passes, events.
 //! - `js`: the wasm-bindgen surface, converting JS values (and errors, through

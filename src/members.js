@@ -40,8 +40,8 @@ export function leadership(name, onGranted) {
 // detail plus `remote: true`; its definition changes go to `onDefinition(definition)`. Returns
 // null where there is no BroadcastChannel (events then stay in their own context).
 //
-// Posting costs the sender ~160 us an event (a structured clone and a message to the browser;
-// bench/profile-get.mjs), so events are posted only while another member is known. Members say
+// Posting costs the sender a structured clone and a message to the browser (figures in
+// docs/benchmarks.md), so events are posted only while another member is known. Members say
 // "hello" when they join (answered by "here") and "bye" when they close; a member that vanished
 // without a word stays known, which costs posts, never events. An event that found no member is
 // kept for a few seconds, with its time, and sent to a member whose hello or here shows its

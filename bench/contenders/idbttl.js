@@ -1,6 +1,10 @@
-// idb-ttl: the package as built by scripts/build.sh into www/pkg/ (entry index.js).
-// Names from /work/shared/API.md. Skips cleanly when the build is absent; time series skip
-// cleanly while TtlStore#timeSeries does not exist.
+// idb-ttl as a contender: the package scripts/build.sh puts in www/pkg/ (entry index.js), called
+// by the names of docs/API.md. load() imports and initialises it once (initMs); without a build it
+// returns a note and the driver leaves idb-ttl out. Stores open with autoReap off and a pass cap
+// of 1e9, so only the harness's reap() removes anything, and reap() runs passes until none is left
+// waiting. Expiries arrive as Unix ms (Infinity: none) and are written as expiresAt in seconds.
+// Time series: TtlStore#timeSeries with expireAfter, expired by one reap() after the harness has
+// moved the page's clock (expireBefore's cut is not needed).
 const PKG = "../../www/pkg/index.js";
 let mod = null, initMs = null, missing = null;
 

@@ -2,7 +2,8 @@
 //!
 //! The pure core builds these; the JS edge turns [`Error::InvalidType`] into a `TypeError`,
 //! [`Error::OutOfRange`] into a `RangeError` and the storage variants into an `Error` whose
-//! `name` says which (see `js/error.rs`).
+//! `name` says which: `Error::into_js`, below, which builds both the rejections of `src/js/` and
+//! the store's `error` events.
 
 /// Everything that can go wrong in idb-ttl. Each message names the value or the cause and,
 /// where the caller can act, how to fix it.

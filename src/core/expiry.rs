@@ -102,7 +102,7 @@ fn parse_at_text(text: &str) -> Result<f64, Error> {
              database; give a UTC offset instead, e.g. \"2019-05-27T21:20:00+02:00\""
         )));
     }
-    // No time means midnight, no offset means UTC (API.md "Expiry values").
+    // No time means midnight, no offset means UTC (docs/API.md "Expiry values").
     // The parser reads offsets up to ±25:59:59, as jiff; no clock on Earth is past ±14:00,
     // RFC 3339 and Temporal stop at ±23:59(:59). "+25:00" is a typo, not a time.
     if t.offset.abs() > MAX_OFFSET_SECS {
@@ -125,7 +125,7 @@ fn offset_text(secs: i32) -> String {
 }
 
 /// Whether the text starts with a year field above 9999 (`10000-01-01`, `+010000-01-01`): the
-/// parser refuses those, but API.md calls them out of range (RangeError), not unparsable.
+/// parser refuses those, but docs/API.md calls them out of range (RangeError), not unparsable.
 fn year_beyond_9999(s: &str) -> bool {
     let t = s.strip_prefix('+').unwrap_or(s);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
@@ -328,7 +328,7 @@ fn civil_text(y: i64, m: u32, d: u32, in_day_ms: i64) -> String {
 ///
 /// The decimal grammar of Rust's `f64::from_str` minus `inf`/`nan` (which have no digit):
 /// `[+-]? (d+ | d+ . d* | . d+) ([eE] [+-]? d+)?`. Checked by hand rather than by parsing a
-/// float, which would link the float parser (about 14 kB of gzipped wasm) for a yes/no answer;
+/// float, which would link the float parser into the wasm for a yes/no answer;
 /// a test checks it against the float parser. It classifies; the parser still reads every date.
 fn is_numeric(s: &str) -> bool {
     let b = s.strip_prefix(['+', '-']).unwrap_or(s).as_bytes();

@@ -391,8 +391,8 @@ mod tests {
 
     #[test]
     fn set_options_never_turn_a_mistake_into_no_expiry() {
-        // Before: a Date, a boxed number, a DOM node or an ArrayBuffer as the options object read
-        // as "no options" and the entry never expired.
+        // A Date, a boxed number, a DOM node or an ArrayBuffer as the options object must not read
+        // as "no options": the entry would never expire.
         for (v, shown) in [
             (Date(1.8e12), "Date(1800000000000)"),
             (Other("a Number object (5)".into()), "a Number object (5)"),

@@ -10,11 +10,10 @@ pub const DEFAULT_MAX_REMOVES_PER_RUN: u32 = 10_000;
 /// Default number of entries removed by the first IndexedDB transaction of a pass's turn on
 /// one collection; without a `batchSize` option, later batches of a backlog grow from it.
 pub const DEFAULT_BATCH_SIZE: u32 = 500;
-/// The largest batch a backlog grows to without a `batchSize` option: each batch doubles the
-/// last while the backlog lasts (a full batch means more are waiting). Measured on a 2-core
-/// machine: 100 000 expired entries take 14.7 s in fixed batches of 500, 3.4 s with batches of
-/// 10 000 (the adapter reads a batch's keys 500 per request, so a batch's size never makes one
-/// long task on the page's main thread; see `reapRange` in src/idb/glue.js).
+/// The largest batch a turn's batches grow to without a `batchSize` option: the first is the
+/// batch size, and each full one (more may be waiting) doubles the next, up to this (or the batch
+/// size, if larger); the rate limit and the pass's and the collection's caps still cut any batch
+/// ([`ReapLimits::next_batch`]). Fewer transactions drain a backlog faster (docs/benchmarks.md).
 pub const MAX_GROWN_BATCH: u32 = 4_000;
 /// Default cap on records removed from one collection (the entries, a collection, a time
 /// series) by one pass (ArangoDB `--ttl.max-collection-removes`): no cap beyond the pass's (an

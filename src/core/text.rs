@@ -11,8 +11,8 @@ pub fn quote(s: &str) -> String {
 }
 
 /// A number as JS's `String(n)` prints it: `NaN`, `Infinity`, `1e+21`, `1.5e-7`, `0` for -0.
-/// In the browser JS itself prints it: Rust's float formatting (`core::fmt`'s Grisu and Dragon)
-/// would cost the wasm about 5 kB gzip for error messages alone.
+/// In the browser JS itself prints it, so the wasm carries no float formatting (`core::fmt`'s
+/// Grisu and Dragon) for error messages.
 #[cfg(target_arch = "wasm32")]
 pub fn js_number(n: f64) -> String {
     #[wasm_bindgen::prelude::wasm_bindgen]
@@ -47,7 +47,7 @@ pub fn js_number(n: f64) -> String {
 /// Where `needle` first occurs in `s`, as a byte offset. Searched byte by byte rather than with
 /// `str::find`/`contains`/`replacen` and a `&str` pattern: those link core's two-way
 /// `StrSearcher` and, through it, the panic of a string sliced off a character boundary with
-/// `char`'s and `Range`'s Debug (issue 19: about 5 kB of the wasm, for a few short messages).
+/// `char`'s and `Range`'s Debug into the wasm, for a few short messages.
 pub fn find(s: &str, needle: &str) -> Option<usize> {
     if needle.is_empty() {
         return Some(0);

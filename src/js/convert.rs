@@ -57,7 +57,7 @@ pub fn refused(e: JsValue) -> Error {
 /// [`Value`]: `null` and `undefined` as `Undefined` (the edge tags a user's `null`), arrays as
 /// lists, objects as records of their own enumerable properties or the tagged value they stand
 /// for. Read directly rather than through serde-wasm-bindgen's deserializer, whose error path
-/// prints floats with `core::fmt` (issue 19: 13.4 kB gzip of the package).
+/// prints floats with `core::fmt` (float formatting the wasm otherwise does without).
 pub(crate) fn read(v: &JsValue) -> Value {
     if let Some(n) = v.as_f64() {
         Value::Number(n)

@@ -1,4 +1,4 @@
-//! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (../shared/API.md). Each async
+//! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (docs/API.md). Each async
 //! method is a [`Verb`]: one driver ([`drive`]) converts its arguments (`convert`), calls
 //! [`Store`](crate::store::Store), turns errors into JS exceptions ([`Error::into_js`]). Its
 //! TypeScript declaration is written by hand in `pkg-template/index.d.ts`, so that it can be strict.
@@ -35,7 +35,7 @@ pub struct TtlStore {
 }
 
 /// One non-generic instance of `future_to_promise` for every method: the wasm carries its
-/// machinery once instead of once per method (about 40 kB less).
+/// machinery once instead of once per method.
 fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
     future_to_promise(async move { f.await.map_err(Error::into_js) })
 }
@@ -44,7 +44,7 @@ fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
 pub(crate) const U: JsValue = JsValue::UNDEFINED;
 
 /// Every asynchronous method of the JS surface, as data: [`drive`] runs them all through one
-/// future, so the wasm carries one state machine instead of one per method (issue 19, lever 1).
+/// future, so the wasm carries one state machine instead of one per method.
 #[derive(Debug)]
 pub(crate) enum Verb {
     /// A collection's verb.
@@ -475,8 +475,8 @@ impl TtlStore {
         let f = listener
             .dyn_into::<js_sys::Function>()
             .map_err(|l| Error::wrong_type("watch listener", &convert::describe(&l), "a function, (value) => { ... }").into_js())?;
-        // The watch's read: `get` and `expiresAt`, two of the driver's verbs (a verb of its own,
-        // one request, made the driver 1.4 kB larger).
+        // The watch's read: `get` and `expiresAt`, two of the driver's verbs, rather than a verb
+        // of its own (a larger driver).
         let read = |store: Store, key: JsValue| {
             let value = verb(store.clone(), Verb::Get, key.clone(), U, U);
             js_sys::Array::of2(&value, &verb(store, Verb::ExpiresAt, key, U, U)).into()

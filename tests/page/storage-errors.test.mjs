@@ -2,7 +2,7 @@
 // fixture page (tests/page/fixtures/blank.html) that loads the release build from www/pkg/.
 // Run with `node --test tests/page/` after scripts/build.sh (scripts/test.sh does both).
 //
-// API.md / README "Errors": storage failures reject with an Error whose `name` says the cause
+// docs/API.md / README "Errors": storage failures reject with an Error whose `name` says the cause
 // (QuotaExceededError, StoreClosedError, StorageError), never a silent undefined. These tests make
 // the browser really fail: a quota set through the DevTools protocol, another tab deleting or
 // upgrading the database, the browser clearing the site's data; and check two tabs sharing one
