@@ -12,9 +12,10 @@ import { gzipSync } from "node:zlib";
 /**
  * Gzip -9 bytes the package may ship, all parts together. Bytes are deterministic, so this is
  * checked like a test: it only ever goes down (lower it when a change saves bytes; a change
- * that needs more must say so and why).
+ * that needs more must say so and why: a feature, or a design-card crate taking its work back,
+ * may raise it by what it measurably costs).
  */
-export const BUDGET_GZIP_BYTES = 132_352;
+export const BUDGET_GZIP_BYTES = 146_885;
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 

@@ -504,50 +504,6 @@ export function writeTx(db, names, work) {
   return tx;
 }
 
-// ---- Opening (IDBFactory) ----
-// Opens the database `name` at the schema's version (3), creating or upgrading its stores, and
-// resolves [db, created, dataLoss]: whether this open created it (it did not exist, or the
-// browser had deleted it), and what Chromium says when it deleted a corrupt one that this open
-// made again (IDBVersionChangeEvent.dataLoss "total", dataLossMessage). Rejects with the
-// request's error, or with a DOMException named "Unavailable" where there is no IndexedDB (Node,
-// storage off). The store names are src/idb/mod.rs's. Here rather than through
-// indexed_db_futures' open, whose upgradeneeded listener prints any error of its callback with
-// Rust's Display, which links float printing into the wasm (issue 19).
-export function openDb(name) {
-  return new Promise((resolve, reject) => {
-    let req;
-    try {
-      if (typeof indexedDB === "undefined" || !indexedDB) throw new DOMException("no indexedDB", "Unavailable");
-      req = indexedDB.open(name, 3);
-    } catch (e) {
-      reject(e);
-      return;
-    }
-    let created = false, dataLoss;
-    req.onupgradeneeded = (ev) => {
-      const db = req.result, old = ev.oldVersion;
-      if (old < 1) {
-        created = true;
-        if (ev.dataLoss && ev.dataLoss !== "none") dataLoss = String(ev.dataLossMessage || ev.dataLoss);
-        db.createObjectStore("entries", { keyPath: ["e", "k"] }).createIndex("by_key", "k", { unique: true });
-        db.createObjectStore("meta");
-      }
-      if (old < 2) {
-        // Collections and time series share fixed stores, keyed by their name first, so creating
-        // one never needs an IndexedDB version change (no blocked upgrades across tabs), and each
-        // one's expired records are still one key range.
-        db.createObjectStore("docs", { keyPath: ["c", "r", "i"] }).createIndex("by_id", ["c", "i"], { unique: true });
-        db.createObjectStore("buckets", { keyPath: ["s", "l", "k", "t", "q"] })
-          .createIndex("by_bucket", ["s", "k", "t", "q"], { unique: true });
-      }
-      // A new store only: an upgrade from version 2 rewrites nothing.
-      if (old < 3) db.createObjectStore("archive", { keyPath: ["c", "t", "i"] }).createIndex("by_item", ["c", "i"], { unique: true });
-    };
-    req.onsuccess = () => resolve([req.result, created, dataLoss]);
-    req.onerror = () => reject(req.error);
-  });
-}
-
 // ---- The origin's storage (StorageManager) ----
 // navigator.storage.estimate()'s { usage, quota }, or {} where there is none (an insecure
 // context, an old browser). Rejects as the browser does.

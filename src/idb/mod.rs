@@ -26,8 +26,8 @@
 
 use std::cell::Cell;
 
-use indexed_db_futures::database::Database;
-use indexed_db_futures::error::{Error as IdbError, OpenDbError};
+use indexed_db_futures::error::Error as IdbError;
+use indexed_db_futures::internals::SystemRepr;
 use js_sys::{Array, Map, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -41,34 +41,14 @@ use crate::timer::within;
 
 mod collections;
 mod meta;
+mod schema;
 mod series;
 
 pub use collections::DocWrite;
 pub use meta::{collection_key, series_key, Definition};
 pub use series::EventsIn;
 
-const ENTRIES: &str = "entries";
-const BY_KEY: &str = "by_key";
-/// Definitions of collections and time series, keyed `"collection:<name>"` / `"series:<name>"`.
-const META: &str = "meta";
-/// Documents of every collection: `{ c, r, i, v }` keyed `[collection, reference ms, id]`.
-const DOCS: &str = "docs";
-const BY_ID: &str = "by_id";
-/// Time-series buckets: `{ s, l, k, t, q, m, n, ts, ev }` keyed `[series, latest ms, meta key,
-/// span start, sequence]`.
-const BUCKETS: &str = "buckets";
-const BY_BUCKET: &str = "by_bucket";
-/// Archived records (`archiveFor`, archive tiers): `{ c, t, i, v }` keyed `[c, t, key or id]`,
-/// where `c` is `0` for the key-value entries and the collection's name for its documents, and
-/// `t` the time the record was keyed by in the live data (an entry's expiry, a document's
-/// reference). So each one's archive is one key range, what reached its delete tier (`t` +
-/// `archiveFor` or the delete tier's `after`) is a range at its front, reaped like expired
-/// entries, and changing the tiers rewrites nothing.
-const ARCHIVE: &str = "archive";
-/// Unique index on `[c, i]`: one archived record per key.
-const BY_ITEM: &str = "by_item";
-// The schema's versions, made by `openDb` in glue.js: 1, entries and meta; 2, docs and buckets
-// (collections, time series); 3, archive.
+use schema::{ARCHIVE, BUCKETS, BY_BUCKET, BY_ID, BY_ITEM, BY_KEY, DOCS, ENTRIES, META};
 
 #[wasm_bindgen(module = "/src/idb/glue.js")]
 extern "C" {
@@ -122,8 +102,6 @@ extern "C" {
     fn archive_range(c: &JsValue, cutoff: f64) -> IdbKeyRange;
     #[wasm_bindgen(js_name = archivedValue)]
     fn archived_value(rec: &JsValue, cutoff: f64) -> JsValue;
-    #[wasm_bindgen(js_name = openDb)]
-    fn open_db(name: &str) -> Promise;
     #[wasm_bindgen(js_name = storageEstimate)]
     fn storage_estimate() -> Promise;
     #[wasm_bindgen(js_name = persistStorage)]
@@ -321,18 +299,12 @@ impl Conn {
     pub async fn open(name: &str, timeout_ms: u32, on_closed: impl Fn(&'static str) + Clone + 'static) -> Result<Conn> {
         let op = "opening the database";
         // Another context holding an old version open (or a stuck browser) must not hang open().
-        let opened = within(timeout_ms, JsFuture::from(open_db(name))).await.ok_or_else(|| Error::Timeout {
+        let opened = within(timeout_ms, schema::open(name)).await.ok_or_else(|| Error::Timeout {
             op: op.into(),
             message: format!("no answer within {timeout_ms} ms"),
-        })?;
-        // [db, created, dataLoss]
-        let opened: Array = opened
-            .map_err(|e| match e.dyn_ref::<web_sys::DomException>() {
-                Some(ex) if ex.name() == "Unavailable" => Error::Unavailable,
-                _ => storage_error(name, op, e),
-            })?
-            .unchecked_into();
-        let (db, created): (web_sys::IdbDatabase, bool) = (opened.get(0).unchecked_into(), opened.get(1).is_truthy());
+        })??;
+        let schema::Opened { db, created, data_loss } = opened;
+        let db: web_sys::IdbDatabase = db.as_sys().clone().unchecked_into();
         let sys = &db;
         let on_versionchange = {
             let (sys, on_closed) = (sys.clone(), on_closed.clone());
@@ -349,7 +321,7 @@ impl Conn {
             name: name.to_owned(),
             timeout_ms,
             created,
-            data_loss: opened.get(2).as_string(),
+            data_loss,
             blobs: Cell::new(None),
             hints: Map::new(),
             guess: new_guess(created),
@@ -372,8 +344,7 @@ impl Conn {
 
     /// Deletes the database `name`; other connections get `versionchange` and close.
     pub async fn destroy(name: &str) -> Result<()> {
-        let req = Database::delete_by_name(name).map_err(|e| open_error(name, "deleting the database", e))?;
-        req.await.map_err(|e| storage_error(name, "deleting the database", idb_to_js(e)))
+        schema::destroy(name).await
     }
 
     /// Closes the connection; pending transactions finish first.
@@ -862,21 +833,12 @@ pub fn describe_key(key: &JsValue) -> String {
 
 /// An indexed_db_futures error as the JS value it stands for. Not through its `Display`, which
 /// prints the floats of its number-parsing errors with `core::fmt` (issue 19).
-fn idb_to_js(e: IdbError) -> JsValue {
+pub(crate) fn idb_to_js(e: IdbError) -> JsValue {
     match e {
         IdbError::DomException(d) => d.into(),
         IdbError::Unknown(e) => JsValue::from_str(&format!("Generic JS error: {e}")),
         IdbError::MissingData(e) => JsValue::from_str(&format!("Missing data: {e}")),
         IdbError::Serialisation(_) => JsValue::from_str("a value could not be converted"),
-    }
-}
-
-/// Opening or deleting a database failed: no IndexedDB here, or what the browser said.
-fn open_error(name: &str, op: &str, e: OpenDbError) -> Error {
-    match e {
-        OpenDbError::Base(e) => storage_error(name, op, idb_to_js(e)),
-        OpenDbError::UnsupportedEnvironment | OpenDbError::NullFactory => Error::Unavailable,
-        OpenDbError::VersionZero => Error::Storage { op: op.into(), name: "OpenError".into(), message: "Version cannot be zero".into() },
     }
 }
 
@@ -892,7 +854,7 @@ pub fn thrown_text(e: &JsValue) -> String {
 }
 
 /// Maps a failure from IndexedDB to the error type, by the DOMException's name.
-fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
+pub(crate) fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
     let Some(ex) = err.dyn_ref::<web_sys::DomException>() else {
         let message = err.as_string().unwrap_or_else(|| thrown_text(&err));
         return Error::Storage { op: op.into(), name: "Error".into(), message };
