@@ -1,7 +1,7 @@
 //! Timers and locks: the only module that touches the browser's clock, its timers and Web
 //! Locks (the reaper's leadership among the members of one database, `members.js`).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::pin;
 use std::rc::Rc;
@@ -125,5 +125,104 @@ impl Drop for Leadership {
     fn drop(&mut self) {
         // Before the closure is dropped: members.js never calls it after release().
         self.handle.release();
+    }
+}
+
+/// A moment `ms` milliseconds from now, as a future that resolves once it has passed.
+///
+/// Every deadline shares one browser timer, armed for the earliest one and not cleared when a
+/// deadline is dropped: a stream of short-lived deadlines (one per awaited request) costs about
+/// one timer per `ms`, not a `setTimeout` and a `clearTimeout` each.
+pub fn deadline(ms: u32) -> Deadline {
+    let state = Rc::new(DeadlineState { at: now_ms() + f64::from(ms), passed: Cell::new(false), waker: RefCell::new(None) });
+    ALARM.with(|alarm| {
+        let mut alarm = alarm.borrow_mut();
+        alarm.waiting.push(Rc::downgrade(&state));
+        if state.at < alarm.at {
+            alarm.arm(state.at);
+        }
+    });
+    Deadline { state }
+}
+
+/// See [`deadline`].
+#[must_use = "a deadline does nothing unless awaited or polled"]
+#[derive(Debug)]
+pub struct Deadline {
+    state: Rc<DeadlineState>,
+}
+
+#[derive(Debug)]
+struct DeadlineState {
+    at: f64,
+    passed: Cell<bool>,
+    waker: RefCell<Option<std::task::Waker>>,
+}
+
+impl Future for Deadline {
+    type Output = ();
+
+    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<()> {
+        if self.state.passed.get() {
+            return Poll::Ready(());
+        }
+        *self.state.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+/// The one timer behind every [`Deadline`].
+struct Alarm {
+    /// When it rings (`INFINITY`: not armed).
+    at: f64,
+    timer: Option<gloo_timers::callback::Timeout>,
+    /// The timer that is ringing now: dropped at the next ring, not from inside its own callback.
+    rung: Option<gloo_timers::callback::Timeout>,
+    waiting: Vec<std::rc::Weak<DeadlineState>>,
+}
+
+thread_local! {
+    static ALARM: RefCell<Alarm> = const { RefCell::new(Alarm { at: f64::INFINITY, timer: None, rung: None, waiting: Vec::new() }) };
+}
+
+impl Alarm {
+    fn arm(&mut self, at: f64) {
+        self.at = at;
+        let wait = (at - now_ms()).clamp(0.0, f64::from(MAX_TIMER_MS));
+        self.timer = Some(gloo_timers::callback::Timeout::new(wait as u32, ring));
+    }
+}
+
+/// Marks what is due as passed and wakes its waiters; re-arms for the earliest left. Deadlines
+/// dropped meanwhile are forgotten here.
+fn ring() {
+    let now = now_ms();
+    let due = ALARM.with(|alarm| {
+        let mut alarm = alarm.borrow_mut();
+        alarm.rung = alarm.timer.take();
+        alarm.at = f64::INFINITY;
+        let mut due = Vec::new();
+        let mut next = f64::INFINITY;
+        alarm.waiting.retain(|w| match w.upgrade() {
+            None => false,
+            Some(s) if s.at <= now => {
+                due.push(s);
+                false
+            }
+            Some(s) => {
+                next = next.min(s.at);
+                true
+            }
+        });
+        if next < f64::INFINITY {
+            alarm.arm(next);
+        }
+        due
+    });
+    for s in due {
+        s.passed.set(true);
+        if let Some(w) = s.waker.borrow_mut().take() {
+            w.wake();
+        }
     }
 }

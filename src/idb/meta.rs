@@ -4,7 +4,11 @@
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::{Conn, META};
+use indexed_db_futures::object_store::ObjectStore;
+
+use super::runner::{req, Run};
+use super::schema::META;
+use super::Conn;
 use crate::core::buckets::{Granularity, SeriesOptions};
 use crate::core::error::Result;
 use crate::core::ttl_index::{TimeUnit, TtlIndex};
@@ -152,30 +156,30 @@ fn text(v: &JsValue, k: &str) -> Option<String> {
 impl Conn {
     /// Every stored definition.
     pub async fn definitions(&self) -> Result<Vec<Definition>> {
-        let op = "reading collection definitions";
-        let store = self.read(op, META)?;
-        let all: Array = self.settle(op, &self.js(op, store.get_all())?).await?.into();
+        let run = self.begin("reading collection definitions", &[META], false, 0)?;
+        let all: Array = run.all(&mut run.check(req::get_all(&run.store(META)?, None, None))?).await?;
+        run.done().await?;
         Ok(all.iter().filter_map(|d| Definition::from_js(&d)).collect())
     }
 
     /// The definition stored under `key`, if any.
     pub async fn definition(&self, key: &str) -> Result<Option<Definition>> {
-        let op = "reading a collection definition";
-        let store = self.read(op, META)?;
-        let v = self.settle(op, &self.js(op, store.get(&key.into()))?).await?;
+        let run = self.begin("reading a collection definition", &[META], false, 0)?;
+        let v = run.wait(&mut run.check(req::get(&run.store(META)?, key.into()))?).await?;
+        run.done().await?;
         Ok(Definition::from_js(&v))
     }
 
     /// Stores (or replaces) a definition.
     pub async fn put_definition(&self, def: &Definition) -> Result<()> {
-        let op = "saving a collection definition";
-        let (tx, store) = self.write_tx(op, META, 1)?;
-        self.put_definition_in(op, &store, def)?;
-        self.commit(op, tx).await
+        let run = self.begin("saving a collection definition", &[META], true, 1)?;
+        let store = run.store(META)?;
+        self.put_definition_in(&run, &store, def)?;
+        run.done().await
     }
 
     /// The request of `put_definition`, in a transaction the caller commits.
-    pub(super) fn put_definition_in(&self, op: &str, store: &web_sys::IdbObjectStore, def: &Definition) -> Result<()> {
-        self.js(op, store.put_with_key(&def.to_js(), &def.key().into())).map(drop)
+    pub(super) fn put_definition_in(&self, run: &Run<'_>, store: &ObjectStore<'_>, def: &Definition) -> Result<()> {
+        run.check(req::put_at(store, def.to_js(), def.key().into())).map(drop)
     }
 }

@@ -60,7 +60,7 @@ export function describe(v) {
   }
 }
 
-function errorText(e) {
+export function errorText(e) {
   try {
     if (e instanceof Error) return `${e.name}: ${e.message}`;
     return String(e);
@@ -248,4 +248,44 @@ export function readEvents(events, what, timeField, metaField) {
 export function metaKey(m) {
   if (m === undefined) return "";
   try { return JSON.stringify(m) ?? String(m); } catch { return describe(m); }
+}
+
+// The path of the first Blob or File inside `v` ("value.files[2]"), or undefined. Walks what
+// structured clone walks (arrays, plain and class objects, Map, Set), each object once.
+export function blobPath(v) {
+  const seen = new WeakSet();
+  const stack = [[v, "value"]];
+  while (stack.length > 0) {
+    const [x, path] = stack.pop();
+    if (x === null || typeof x !== "object") continue;
+    if (x instanceof Blob) return path;
+    if (seen.has(x) || ArrayBuffer.isView(x) || x instanceof ArrayBuffer || x instanceof Date) continue;
+    seen.add(x);
+    if (x instanceof Map) {
+      for (const [k, val] of x) { stack.push([k, `${path}.keys()`], [val, `${path}.get(${String(k)})`]); }
+    } else if (x instanceof Set) {
+      for (const val of x) stack.push([val, `${path}.values()`]);
+    } else {
+      const array = Array.isArray(x);
+      for (const k of Object.keys(x)) stack.push([x[k], array ? `${path}[${k}]` : `${path}.${k}`]);
+    }
+  }
+  return undefined;
+}
+
+// ---- The origin's storage (StorageManager) ----
+// navigator.storage.estimate()'s { usage, quota }, or {} where there is none (an insecure
+// context, an old browser). Rejects as the browser does.
+export async function storageEstimate() {
+  const s = globalThis.navigator && globalThis.navigator.storage;
+  if (!s || typeof s.estimate !== "function") return {};
+  const { usage, quota } = await s.estimate();
+  return { usage, quota };
+}
+// navigator.storage.persist(): whether the origin's storage is (now) persistent; false where
+// the browser has no StorageManager.
+export async function persistStorage() {
+  const s = globalThis.navigator && globalThis.navigator.storage;
+  if (!s || typeof s.persist !== "function") return false;
+  return Boolean(await s.persist());
 }

@@ -393,7 +393,7 @@ impl Store {
             (None, None) => entries,
             _ => {
                 let c = archive_for.map(|_| JsValue::from_f64(ENTRIES_ARCHIVE));
-                entries.offered(Offer { kind: "entry", name: None, after_ms: archive_for.unwrap_or(0.0), archive: c, hook, now: started }.to_js())
+                entries.offered(Offer { kind: "entry", name: None, after_ms: archive_for.unwrap_or(0.0), archive: c, hook, now: started })
             }
         };
         let mut turns = vec![(Whose::Entries, entries)];
@@ -410,7 +410,7 @@ impl Store {
                     };
                     let docs = match (hook, &archive) {
                         (None, None) => docs,
-                        _ => docs.offered(Offer { kind: "document", name: Some(name), after_ms, archive, hook, now: started }.to_js()),
+                        _ => docs.offered(Offer { kind: "document", name: Some(name), after_ms, archive, hook, now: started }),
                     };
                     turns.push((Whose::Collection(name), docs));
                     // What reached the delete tier leaves the archive (everything archived, once
@@ -424,7 +424,7 @@ impl Store {
                         let after_ms = options.expire_after_secs.unwrap_or(0.0) * 1000.0;
                         let buckets = match hook {
                             None => buckets,
-                            Some(_) => buckets.offered(Offer { kind: "events", name: Some(name), after_ms, archive: None, hook, now: started }.to_js()),
+                            Some(_) => buckets.offered(Offer { kind: "events", name: Some(name), after_ms, archive: None, hook, now: started }),
                         };
                         turns.push((Whose::Series(name), buckets));
                     }

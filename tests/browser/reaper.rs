@@ -61,7 +61,7 @@ async fn the_per_pass_cap_holds_and_remaining_is_reported() {
     destroy(&name).await;
 }
 
-/// A batch reads its keys 500 per request (`reapRange` in glue.js): batches of 1 200 take three
+/// A batch reads its keys 500 per request (`Conn::reap`, READ_CHUNK): batches of 1 200 take three
 /// requests, the last one short, and still remove exactly the expired records, each reported once.
 #[wasm_bindgen_test]
 async fn batches_larger_than_one_read_remove_exactly_the_expired_records() {

@@ -1,0 +1,471 @@
+//! The key-value entries: reads, writes, deletes, expiry changes.
+//!
+//! Expiry hints: what this connection last saw of each key's expiry, for string and number keys
+//! (a JS `Map` compares them as IndexedDB does), at most [`HINTS_MAX`] of them, the oldest
+//! forgotten first. A hint lets a read go straight to the record's primary key `[e, k]` instead
+//! of through the `by_key` index, and an overwrite delete the old record without looking it up.
+//! A hint may be stale (another tab or worker wrote the key, the reaper removed it): a read by a
+//! stale primary key finds nothing and asks the index; an overwrite's put fails on the unique
+//! index, and is done again after a lookup. Correctness never depends on a hint, only speed.
+
+use indexed_db_futures::future::VoidRequest;
+use indexed_db_futures::internals::SystemRepr;
+use indexed_db_futures::object_store::ObjectStore;
+use indexed_db_futures::KeyRange;
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+
+use super::records::{from_js, EntryRecord};
+use super::reap::Cap;
+use super::runner::{answer_of, req, Run};
+use super::schema::{BY_KEY, DOCS, BUCKETS, ENTRIES, META};
+use super::{describe_key, Conn, ExpiryChange, ImportWrites, Write};
+use crate::core::entry::{is_live, NEVER_MS};
+use crate::core::error::Result;
+use crate::core::expiry::Ttl;
+
+const HINTS_MAX: u32 = 100_000;
+
+fn hintable(k: &JsValue) -> bool {
+    k.is_string() || k.as_f64().is_some()
+}
+
+/// `[now, []]`: sorts after every `[now, key]` (arrays sort after strings and numbers), so `<=`
+/// it is "expired at `now`" and `>` it is "live at `now`".
+pub(super) fn instant_bound(now: f64) -> JsValue {
+    Array::of2(&JsValue::from_f64(now), &Array::new()).into()
+}
+
+fn pk_of(key: &JsValue, e: f64) -> JsValue {
+    Array::of2(&JsValue::from_f64(e), key).into()
+}
+
+/// Part `n` of a compound primary key.
+pub(super) fn pk_at(pk: &JsValue, n: u32) -> JsValue {
+    pk.unchecked_ref::<Array>().get(n)
+}
+
+/// The expiry part of an entry's primary key `[e, k]`.
+fn pk_expiry(pk: &JsValue) -> f64 {
+    pk_at(pk, 0).as_f64().unwrap_or(f64::NAN)
+}
+
+/// The positions of `keys` to write when a key appears more than once: the last one wins, as if
+/// the writes ran one after another. A JS `Map` compares string and number keys as IndexedDB does.
+pub(super) fn last_wins<'a>(keys: impl ExactSizeIterator<Item = &'a JsValue>) -> Vec<u32> {
+    if keys.len() < 2 {
+        return (0..keys.len() as u32).collect();
+    }
+    let last = js_sys::Map::new();
+    for (i, k) in keys.enumerate() {
+        last.set(k, &JsValue::from(i as u32));
+    }
+    let mut order: Vec<u32> = last.values().into_iter().filter_map(|v| v.ok()?.as_f64()).map(|i| i as u32).collect();
+    order.sort_unstable();
+    order
+}
+
+/// An error listener for puts that may meet an older record of their key on a unique index: the
+/// `ConstraintError` is cancelled, so the transaction lives on and the put is done again after a
+/// lookup.
+pub(super) fn absorb_constraint_errors() -> Closure<dyn FnMut(web_sys::Event)> {
+    Closure::new(|event: web_sys::Event| {
+        let refused = event.target().and_then(|t| t.dyn_into::<web_sys::IdbRequest>().ok()).and_then(|r| r.error().ok().flatten());
+        if refused.is_some_and(|e| e.name() == "ConstraintError") {
+            event.prevent_default();
+            event.stop_propagation();
+        }
+    })
+}
+
+impl Conn {
+    fn hinted_pk(&self, k: &JsValue) -> Option<JsValue> {
+        if !hintable(k) {
+            return None;
+        }
+        self.hints.get(k).as_f64().map(|e| pk_of(k, e))
+    }
+
+    fn hint(&self, k: &JsValue, e: f64) {
+        if !hintable(k) {
+            return;
+        }
+        if !self.hints.delete(k) && self.hints.size() >= HINTS_MAX {
+            if let Some(Ok(oldest)) = self.hints.keys().into_iter().next() {
+                self.hints.delete(&oldest);
+            }
+        }
+        self.hints.set(k, &JsValue::from_f64(e));
+    }
+
+    /// How often keys written without a hint were stored already, as a moving average.
+    fn learn(&self, found: bool) {
+        self.found.set(self.found.get() * 0.95 + if found { 0.05 } else { 0.0 });
+    }
+
+    /// The live value of `key`, `undefined` if missing or expired.
+    pub async fn get(&self, key: &JsValue, now: f64) -> Result<JsValue> {
+        Ok(self.read_live("reading an entry", &Array::of1(key), now).await?.get(0))
+    }
+
+    /// Live values of `keys` in their order, `undefined` where missing or expired.
+    pub async fn get_many(&self, keys: &Array, now: f64) -> Result<Array> {
+        self.read_live("reading entries", keys, now).await
+    }
+
+    /// Every key read at once: by primary key where a hint knows it, else (or when the hint was
+    /// stale) through the index.
+    async fn read_live(&self, op: &str, keys: &Array, now: f64) -> Result<Array> {
+        let run = self.begin(op, &[ENTRIES], false, 0)?;
+        let store = run.store(ENTRIES)?;
+        let by_key = run.check(store.index(BY_KEY))?;
+        let keys: Vec<JsValue> = keys.iter().collect();
+        let mut hinted = Vec::with_capacity(keys.len());
+        let mut reqs = Vec::with_capacity(keys.len());
+        for k in &keys {
+            let pk = self.hinted_pk(k);
+            hinted.push(pk.is_some());
+            reqs.push(run.check(match pk {
+                Some(pk) => req::get(&store, pk),
+                None => req::get(&by_key, k.clone()),
+            })?);
+        }
+        if let Some(last) = reqs.last_mut() {
+            run.wait(last).await?;
+        }
+        let mut recs: Vec<JsValue> = reqs.iter().map(|r| answer_of(r.as_sys()).unwrap_or(JsValue::UNDEFINED)).collect();
+        let stale: Vec<usize> = (0..keys.len()).filter(|&i| hinted[i] && recs[i].is_undefined()).collect();
+        if !stale.is_empty() {
+            let mut again = stale.iter().map(|&i| run.check(req::get(&by_key, keys[i].clone()))).collect::<Result<Vec<_>>>()?;
+            if let Some(last) = again.last_mut() {
+                run.wait(last).await?;
+            }
+            for (&i, r) in stale.iter().zip(&again) {
+                recs[i] = answer_of(r.as_sys()).unwrap_or(JsValue::UNDEFINED);
+            }
+        }
+        run.done().await?;
+        let out = Array::new_with_length(keys.len() as u32);
+        for (i, (k, rec)) in keys.iter().zip(recs).enumerate() {
+            if rec.is_undefined() {
+                self.hints.delete(k);
+                continue;
+            }
+            let rec: EntryRecord = from_js(rec)?;
+            self.hint(k, rec.e);
+            if is_live(rec.e, now) {
+                out.set(i as u32, rec.v);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The live entry's expiry (Unix ms, [`NEVER_MS`] for none), `None` if missing or expired.
+    pub async fn live_expiry(&self, key: &JsValue, now: f64) -> Result<Option<f64>> {
+        let run = self.begin("reading an expiry", &[ENTRIES], false, 0)?;
+        let store = run.store(ENTRIES)?;
+        let by_key = run.check(store.index(BY_KEY))?;
+        let pk = run.wait(&mut run.check(req::get_key(&by_key, key.clone()))?).await?;
+        run.done().await?;
+        Ok((!pk.is_undefined()).then(|| pk_expiry(&pk)).filter(|&e| is_live(e, now)))
+    }
+
+    /// `set`/`setMany`: all writes in one transaction, all or nothing. A write whose expiry
+    /// resolves to the past removes the key and stores nothing.
+    ///
+    /// Under a `cap` (`maxEntries`), the same transaction then evicts what is over it and
+    /// resolves to the evicted keys (see [`Conn::enforce_cap`]).
+    pub async fn write(&self, writes: &[Write], default_ttl: Option<&Ttl>, cap: Option<Cap>, now: f64) -> Result<Array> {
+        self.check_entries(writes).await?;
+        let run = self.begin("writing", &[ENTRIES], true, writes.len() as u32)?;
+        let store = run.store(ENTRIES)?;
+        self.write_in(&run, &store, writes, default_ttl, now).await?;
+        let evicted = self.within_cap(&run, &store, writes, cap, now).await?;
+        run.done().await?;
+        Ok(evicted)
+    }
+
+    async fn within_cap(&self, run: &Run<'_>, store: &ObjectStore<'_>, writes: &[Write], cap: Option<Cap>, now: f64) -> Result<Array> {
+        let Some(cap) = cap else { return Ok(Array::new()) };
+        let own: Vec<JsValue> = writes.iter().map(|w| w.key.clone()).collect();
+        self.enforce_cap(run, store, cap, &own, now).await
+    }
+
+    async fn check_entries(&self, writes: &[Write]) -> Result<()> {
+        self.check_storable(writes.iter().map(|w| (&w.key, &w.value)), |k| format!("the value for key {}", describe_key(k))).await
+    }
+
+    fn put_entry(&self, store: &ObjectStore<'_>, w: &Write, e: f64) -> Result<VoidRequest> {
+        Run::thrown(req::put(store, &EntryRecord { k: w.key.clone(), e, v: w.value.clone() })).map_err(|err| self.put_error(&w.key, err))
+    }
+
+    /// The requests of `write`, in a transaction the caller commits.
+    ///
+    /// When no write's expiry depends on the entry's current one (no keepTtl...), each live write
+    /// is put at once, without looking up the old record: the put succeeds when the key is new
+    /// or its record has that very expiry, and when this connection has seen the key (a hint)
+    /// its old record is deleted first. Where a record with another expiry is left, the put
+    /// fails on the unique key index, its error is cancelled, and it is done again after a
+    /// lookup. Writes that expire at once, keys without a hint while such keys mostly turned out
+    /// stored already, and every write of a batch where one needs the current expiry are looked
+    /// up first.
+    pub(super) async fn write_in(&self, run: &Run<'_>, store: &ObjectStore<'_>, writes: &[Write], default_ttl: Option<&Ttl>, now: f64) -> Result<()> {
+        let by_key = run.check(store.index(BY_KEY))?;
+        let order = last_wins(writes.iter().map(|w| &w.key));
+        let mut expiry: Vec<Option<f64>> = vec![None; writes.len()];
+        let mut long_way = order.clone();
+        let mut guessed = vec![false; writes.len()];
+        let mut fast: Vec<(usize, VoidRequest)> = Vec::new();
+        let mut unhinted: Vec<usize> = Vec::new();
+        if writes.iter().all(|w| !w.spec.needs_current()) {
+            long_way.clear();
+            for &i in &order {
+                let (i, w) = (i as usize, &writes[i as usize]);
+                let e = w.spec.resolve(default_ttl, None, now)?;
+                expiry[i] = Some(e);
+                if !is_live(e, now) {
+                    long_way.push(i as u32);
+                    continue;
+                }
+                match self.hinted_pk(&w.key) {
+                    Some(old) => {
+                        run.check(req::delete(store, old))?;
+                    }
+                    None if self.found.get() >= 0.5 => {
+                        guessed[i] = true;
+                        long_way.push(i as u32);
+                        continue;
+                    }
+                    None => {
+                        self.learn(false);
+                        unhinted.push(i);
+                    }
+                }
+                let put = self.put_entry(store, w, e)?;
+                let _ = put.as_sys().add_event_listener_with_callback("error", self.absorb.as_ref().unchecked_ref());
+                // Hinted before the commit: if the transaction fails, the hint is stale, which
+                // costs a request later, never a wrong answer.
+                self.hint(&w.key, e);
+                fast.push((i, put));
+            }
+        }
+        let mut lookups = long_way.iter().map(|&i| run.check(req::get_key(&by_key, writes[i as usize].key.clone()))).collect::<Result<Vec<_>>>()?;
+        if let Some(last) = lookups.last_mut() {
+            run.wait(last).await?;
+        } else if let Some((_, last)) = fast.last_mut() {
+            let _ = run.settle(last).await?;
+        }
+        // Puts that met an older record of their key: look it up, delete it, put again.
+        let conflicts: Vec<usize> = fast
+            .iter()
+            .filter(|(_, put)| matches!(answer_of(put.as_sys()), Err(e) if e.dyn_ref::<web_sys::DomException>().is_some_and(|x| x.name() == "ConstraintError")))
+            .map(|&(i, _)| i)
+            .collect();
+        if !conflicts.is_empty() {
+            let mut olds = conflicts.iter().map(|&i| run.check(req::get_key(&by_key, writes[i].key.clone()))).collect::<Result<Vec<_>>>()?;
+            if let Some(last) = olds.last_mut() {
+                run.wait(last).await?;
+            }
+            for (&i, old) in conflicts.iter().zip(&olds) {
+                if unhinted.contains(&i) {
+                    // A key put without a hint that was stored after all.
+                    self.found.set(self.found.get() + 0.05);
+                }
+                let old_pk = answer_of(old.as_sys()).map_err(|e| run.error(e))?;
+                if !old_pk.is_undefined() {
+                    run.check(req::delete(store, old_pk))?;
+                }
+                self.put_entry(store, &writes[i], expiry[i].unwrap_or(NEVER_MS))?;
+            }
+        }
+        for (&i, lookup) in long_way.iter().zip(&lookups) {
+            let (i, w) = (i as usize, &writes[i as usize]);
+            let old_pk = answer_of(lookup.as_sys()).map_err(|e| run.error(e))?;
+            let old_e = (!old_pk.is_undefined()).then(|| pk_expiry(&old_pk));
+            if guessed[i] {
+                self.learn(old_e.is_some());
+            }
+            let current = old_e.filter(|&e| is_live(e, now));
+            // An error here drops the run uncommitted: the whole batch rolls back.
+            let new_e = match expiry[i] {
+                Some(e) => e,
+                None => w.spec.resolve(default_ttl, current, now)?,
+            };
+            if old_e.is_some_and(|e| e != new_e) {
+                run.check(req::delete(store, old_pk))?;
+            }
+            if is_live(new_e, now) {
+                self.put_entry(store, w, new_e)?;
+                self.hint(&w.key, new_e);
+            } else {
+                self.hints.delete(&w.key);
+            }
+        }
+        Ok(())
+    }
+
+    /// `store.import()`: definitions, entries, documents and events in one transaction over
+    /// every object store, all or nothing. Every value was checked before the first request.
+    pub async fn import(&self, w: &ImportWrites, cap: Option<Cap>, now: f64) -> Result<Array> {
+        self.check_entries(&w.entries).await?;
+        for (def, docs) in &w.collections {
+            self.check_docs(def.name(), docs).await?;
+        }
+        for (def, events, _) in &w.series {
+            self.check_events(def.name(), events).await?;
+        }
+        let run = self.begin("importing a snapshot", &[ENTRIES, DOCS, BUCKETS, META], true, u32::MAX)?;
+        let meta = run.store(META)?;
+        for def in w.collections.iter().map(|(d, _)| d).chain(w.series.iter().map(|(d, _, _)| d)) {
+            self.put_definition_in(&run, &meta, def)?;
+        }
+        let entries = run.store(ENTRIES)?;
+        self.write_in(&run, &entries, &w.entries, None, now).await?;
+        let evicted = self.within_cap(&run, &entries, &w.entries, cap, now).await?;
+        let docs = run.store(DOCS)?;
+        for (def, writes) in &w.collections {
+            self.put_docs_in(&run, &docs, def.name(), writes).await?;
+        }
+        let buckets = run.store(BUCKETS)?;
+        for (def, events, granularity) in &w.series {
+            self.insert_events_in(&run, &buckets, def.name(), events, *granularity).await?;
+        }
+        run.done().await?;
+        Ok(evicted)
+    }
+
+    /// Removes `keys`; returns how many were live.
+    pub async fn delete_many(&self, keys: &Array, now: f64) -> Result<u32> {
+        let run = self.begin("deleting", &[ENTRIES], true, keys.length())?;
+        let store = run.store(ENTRIES)?;
+        let keys: Vec<JsValue> = keys.iter().collect();
+        for k in &keys {
+            self.hints.delete(k);
+        }
+        let lookup: Vec<JsValue> = last_wins(keys.iter()).into_iter().map(|i| keys[i as usize].clone()).collect();
+        let live = self.delete_found(&run, &store, BY_KEY, lookup, 0, now).await?;
+        run.done().await?;
+        Ok(live)
+    }
+
+    /// Looks up, through index `index`, the primary key of each of `lookups` (all requests at
+    /// once), deletes the records found and returns how many were live: part `n` of their
+    /// primary key (the expiry of an entry, the reference time of a document) after `bound`.
+    pub(super) async fn delete_found(&self, run: &Run<'_>, store: &ObjectStore<'_>, index: &str, lookups: Vec<JsValue>, n: u32, bound: f64) -> Result<u32> {
+        let index = run.check(store.index(index))?;
+        let mut found = lookups.into_iter().map(|k| run.check(req::get_key(&index, k))).collect::<Result<Vec<_>>>()?;
+        if let Some(last) = found.last_mut() {
+            run.wait(last).await?;
+        }
+        let mut live = 0;
+        for f in &found {
+            let pk = answer_of(f.as_sys()).map_err(|e| run.error(e))?;
+            if pk.is_undefined() {
+                continue;
+            }
+            if pk_at(&pk, n).as_f64().is_some_and(|t| t > bound) {
+                live += 1;
+            }
+            run.check(req::delete(store, pk))?;
+        }
+        Ok(live)
+    }
+
+    /// Removes every entry.
+    pub async fn clear(&self) -> Result<()> {
+        let run = self.begin("clearing", &[ENTRIES], true, u32::MAX)?;
+        self.hints.clear();
+        let mut cleared = run.check(req::clear(&run.store(ENTRIES)?))?;
+        run.wait(&mut cleared).await?;
+        run.done().await
+    }
+
+    /// Live keys in key order.
+    pub async fn keys(&self, now: f64) -> Result<Array> {
+        let run = self.begin("listing keys", &[ENTRIES], false, 0)?;
+        let store = run.store(ENTRIES)?;
+        let by_key = run.check(store.index(BY_KEY))?;
+        let pks: Array = run.all(&mut run.check(req::get_all_keys(&by_key, None, None))?).await?;
+        run.done().await?;
+        Ok(pks.iter().filter(|pk| is_live(pk_expiry(pk), now)).map(|pk| pk_at(&pk, 1)).collect())
+    }
+
+    /// Live values in key order.
+    pub async fn values(&self, now: f64) -> Result<Array> {
+        let recs = self.live_records("listing values", now).await?;
+        Ok(recs.into_iter().map(|r| r.v).collect())
+    }
+
+    /// Live `[key, value]` pairs in key order.
+    pub async fn entries(&self, now: f64) -> Result<Array> {
+        let recs = self.live_records("listing entries", now).await?;
+        Ok(recs.into_iter().map(|r| JsValue::from(Array::of2(&r.k, &r.v))).collect())
+    }
+
+    async fn live_records(&self, op: &str, now: f64) -> Result<Vec<EntryRecord>> {
+        let all = self.all_records(op).await?;
+        let mut live = Vec::with_capacity(all.length() as usize);
+        for r in all.iter() {
+            let r: EntryRecord = from_js(r)?;
+            if is_live(r.e, now) {
+                live.push(r);
+            }
+        }
+        Ok(live)
+    }
+
+    /// Every stored entry record `{ k, e, v }`, expired or not, in key order (for export).
+    pub async fn entry_records(&self) -> Result<Array> {
+        self.all_records("reading entries").await
+    }
+
+    async fn all_records(&self, op: &str) -> Result<Array> {
+        let run = self.begin(op, &[ENTRIES], false, 0)?;
+        let store = run.store(ENTRIES)?;
+        let by_key = run.check(store.index(BY_KEY))?;
+        let all = run.all(&mut run.check(req::get_all(&by_key, None, None))?).await?;
+        run.done().await?;
+        Ok(all)
+    }
+
+    /// Number of live entries: one count over the primary-key range after `now`.
+    pub async fn count(&self, now: f64) -> Result<u32> {
+        let run = self.begin("counting", &[ENTRIES], false, 0)?;
+        let live = KeyRange::LowerBound(instant_bound(now), true);
+        let n = run.wait(&mut run.check(req::count(&run.store(ENTRIES)?, Some(live)))?).await?;
+        run.done().await?;
+        Ok(n.as_f64().unwrap_or(0.0) as u32)
+    }
+
+    /// `expire`/`persist`: changes a live entry's expiry; `false` if there is no live entry (and,
+    /// for `persist`, if it had no expiry).
+    pub async fn change_expiry(&self, key: &JsValue, change: ExpiryChange<'_>, now: f64) -> Result<bool> {
+        let run = self.begin("changing an expiry", &[ENTRIES], true, 1)?;
+        let store = run.store(ENTRIES)?;
+        let by_key = run.check(store.index(BY_KEY))?;
+        let rec = run.wait(&mut run.check(req::get(&by_key, key.clone()))?).await?;
+        let rec: Option<EntryRecord> = if rec.is_undefined() { None } else { Some(from_js(rec)?) };
+        let live = rec.as_ref().map(|r| r.e).filter(|&e| is_live(e, now));
+        let (old_e, new_e) = match (live, change) {
+            (None, _) | (Some(NEVER_MS), ExpiryChange::Remove) => {
+                run.wrote_nothing();
+                return Ok(false);
+            }
+            (Some(old_e), ExpiryChange::Set(spec)) => (old_e, spec.resolve(None, Some(old_e), now)?),
+            (Some(old_e), ExpiryChange::Remove) => (old_e, NEVER_MS),
+        };
+        if new_e != old_e {
+            run.check(req::delete(&store, pk_of(key, old_e)))?;
+            if is_live(new_e, now) {
+                let value = rec.map(|r| r.v).unwrap_or(JsValue::UNDEFINED);
+                Run::thrown(req::put(&store, &EntryRecord { k: key.clone(), e: new_e, v: value })).map_err(|e| self.put_error(key, e))?;
+                self.hint(key, new_e);
+            } else {
+                self.hints.delete(key);
+            }
+        }
+        run.done().await?;
+        Ok(true)
+    }
+}
+

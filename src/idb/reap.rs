@@ -1,0 +1,436 @@
+//! What the reaper asks of IndexedDB: expired ranges removed, offered to `onExpire` or moved to
+//! the archive; the archive itself; and eviction under `maxEntries` or a full quota.
+
+use std::cell::Cell;
+
+use indexed_db_futures::internals::SystemRepr;
+use indexed_db_futures::object_store::ObjectStore;
+use indexed_db_futures::KeyRange;
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use super::entries::{instant_bound, pk_at};
+use super::records::{from_js, ArchiveRecord};
+use super::runner::{answer_of, req, Run};
+use super::schema::{ARCHIVE, BY_ITEM, ENTRIES};
+use super::Conn;
+use crate::core::error::{Error, Result};
+use crate::timer::within;
+
+/// Keys are read at most this many per request, and handled as they come: the page turns a
+/// request's result into JS values in one task, and large reads made long tasks on a slow CPU
+/// (tests/page/jank.test.mjs).
+const READ_CHUNK: u32 = 500;
+
+#[wasm_bindgen(module = "/src/js/edge.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = errorText)]
+    fn error_text(e: &JsValue) -> String;
+}
+
+/// Where a reaper pass finds one collection's expired records (the key-value entries, a
+/// collection's documents, a time series' whole buckets): the records of object store `store`
+/// with primary keys in [`lower`, `upper`], named by part `part` of their key. `op` names them in
+/// errors.
+#[derive(Debug)]
+pub struct Expired {
+    pub(super) store: &'static str,
+    pub(super) op: &'static str,
+    pub(super) lower: JsValue,
+    pub(super) upper: JsValue,
+    pub(super) part: u32,
+    /// How to offer them to `onExpire` and/or move them to the archive; `None`: a plain range
+    /// delete.
+    offer: Option<Offered>,
+}
+
+/// An [`Offer`], kept by the [`Expired`] it applies to.
+#[derive(Debug)]
+struct Offered {
+    kind: &'static str,
+    name: Option<String>,
+    after_ms: f64,
+    archive: Option<JsValue>,
+    hook: Option<js_sys::Function>,
+    now: f64,
+    archived: Cell<u32>,
+}
+
+impl Expired {
+    /// The entries expired at `now` (`[]` sorts before every `[expiry, key]`).
+    pub fn entries(now: f64) -> Self {
+        Expired { store: ENTRIES, op: "reaping", lower: Array::new().into(), upper: instant_bound(now), part: 1, offer: None }
+    }
+
+    /// The entries archived with `archiveFor` (`c` = 0) or a collection's archived documents
+    /// (`c` = its name) that were keyed by a time at or before `cutoff`: past their delete tier.
+    pub fn archived(c: &JsValue, cutoff: f64) -> Self {
+        let upper = Array::of3(c, &cutoff.into(), &Array::new()).into();
+        Expired { store: ARCHIVE, op: "reaping the archive", lower: Array::of1(c).into(), upper, part: 2, offer: None }
+    }
+
+    /// Records of `store` in `[lower, upper]`, named by part `part` of their key.
+    pub(super) fn range(store: &'static str, op: &'static str, lower: JsValue, upper: JsValue, part: u32) -> Self {
+        Expired { store, op, lower, upper, part, offer: None }
+    }
+
+    /// The same records, removed only after `onExpire` accepted them and/or moved to the
+    /// archive.
+    pub fn offered(self, how: Offer<'_>) -> Self {
+        let offer = Offered {
+            kind: how.kind,
+            name: how.name.map(str::to_owned),
+            after_ms: how.after_ms,
+            archive: how.archive,
+            hook: how.hook.cloned(),
+            now: how.now,
+            archived: Cell::new(0),
+        };
+        Expired { offer: Some(offer), ..self }
+    }
+
+    /// How many records this turn moved to an archive so far (records already past their delete
+    /// tier are deleted instead).
+    pub fn archived_so_far(&self) -> u32 {
+        self.offer.as_ref().map_or(0, |o| o.archived.get())
+    }
+
+    fn range_js(&self) -> KeyRange<JsValue> {
+        req::range(self.lower.clone(), false, self.upper.clone(), false)
+    }
+}
+
+/// How one turn of a pass hands its expired records on: what kind of record they are, the
+/// archive they move to, and the hook.
+#[derive(Debug)]
+pub struct Offer<'a> {
+    /// `"entry"`, `"document"` or `"events"`.
+    pub kind: &'static str,
+    /// The collection or time series (`None` for entries).
+    pub name: Option<&'a str>,
+    /// Added to a record's time (expiry, reference, latest event) to get the `expiresAt` it is
+    /// offered with: for a delete, when it expired; for an archive move, its delete tier
+    /// (infinite: none, offered as `null`).
+    pub after_ms: f64,
+    /// Moves the records to the archive (`c` = this) instead of deleting them.
+    pub archive: Option<JsValue>,
+    /// `onExpire`, if given.
+    pub hook: Option<&'a js_sys::Function>,
+    /// The pass's start (Unix ms): a record whose delete tier is already past then is offered
+    /// as a delete and deleted, not archived.
+    pub now: f64,
+}
+
+/// `maxEntries` as a write applies it: the cap, and whether expired entries wait for
+/// `onExpire` (then only live entries count, and only they are evicted).
+#[derive(Debug, Clone, Copy)]
+pub struct Cap {
+    /// The most live entries kept.
+    pub max: u32,
+    /// Expired entries wait for `onExpire` or the archive: they are not the cap's to remove.
+    pub live_only: bool,
+}
+
+/// `[key, time, value]` of a record as offered: an entry's key, expiry and value; a document's
+/// id, reference time and document; a bucket's identity (meta key, span start, sequence), latest
+/// event time and events.
+fn item(kind: &str, pk: &JsValue, rec: &JsValue) -> (JsValue, f64, JsValue) {
+    let part = |n| pk_at(pk, n);
+    let field = |k: &str| Reflect::get(rec, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    match kind {
+        "entry" => (part(1), part(0).as_f64().unwrap_or(f64::NAN), field("v")),
+        "document" => (part(2), part(1).as_f64().unwrap_or(f64::NAN), field("v")),
+        _ => {
+            let id: Array = [part(2), part(3), part(4)].iter().collect();
+            let id = js_sys::JSON::stringify(&id).map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
+            (id, part(1).as_f64().unwrap_or(f64::NAN), field("ev"))
+        }
+    }
+}
+
+impl Conn {
+    /// One reaper batch over `expired`: removes up to `limit` of its records, in key order, in
+    /// one transaction, pushes their names (key, id) onto `into` and returns how many (0 when
+    /// nothing expired is left).
+    pub async fn reap(&self, expired: &Expired, limit: u32, into: &Array) -> Result<u32> {
+        if let Some(how) = &expired.offer {
+            return self.offer(expired, how, limit, into).await;
+        }
+        let run = self.begin(expired.op, &[expired.store], true, limit)?;
+        let store = run.store(expired.store)?;
+        let (mut count, mut last) = (0, JsValue::UNDEFINED);
+        let mut from = expired.range_js();
+        loop {
+            let want = READ_CHUNK.min(limit - count);
+            let got: Array = run.all(&mut run.check(req::get_all_keys(&store, Some(from), Some(want)))?).await?;
+            for pk in got.iter() {
+                into.push(&pk_at(&pk, expired.part));
+            }
+            count += got.length();
+            if got.length() > 0 {
+                last = got.get(got.length() - 1);
+            }
+            if got.length() < want || count == limit {
+                break;
+            }
+            from = req::range(last.clone(), true, expired.upper.clone(), false);
+        }
+        if count == 0 {
+            run.wrote_nothing();
+            return Ok(0);
+        }
+        // Everything from `lower` through the last key read: the same transaction, so nothing
+        // else is in between.
+        run.check(req::delete(&store, req::range(expired.lower.clone(), false, last, false)))?;
+        run.done().await?;
+        Ok(count)
+    }
+
+    /// One batch of a turn whose records are offered to `onExpire` or moved to the archive:
+    /// reads up to `limit` records (in a readonly transaction), hands them to the hook if there
+    /// is one and waits for it, then, in a readwrite transaction of its own, deletes exactly those
+    /// primary keys (never a range: a record written meanwhile is not touched) and, with an
+    /// archive, puts each there. So a record leaves only after the hook accepted it; a crash in
+    /// between offers it again (at least once). A hook that throws, rejects or does not answer
+    /// within `timeoutMs` fails the batch with a `HandOffError`, and nothing is removed.
+    async fn offer(&self, expired: &Expired, how: &Offered, limit: u32, into: &Array) -> Result<u32> {
+        let name = expired.store;
+        let (mut pks, mut recs) = (Vec::new(), Vec::new());
+        {
+            let run = self.begin(expired.op, &[name], false, 0)?;
+            let store = run.store(name)?;
+            let mut from = expired.range_js();
+            loop {
+                let want = READ_CHUNK.min(limit - pks.len() as u32);
+                let mut keys = run.check(req::get_all_keys(&store, Some(from.clone()), Some(want)))?;
+                let mut vals = run.check(req::get_all(&store, Some(from), Some(want)))?;
+                let vals = run.all(&mut vals).await?;
+                let keys = run.all_ready(&mut keys)?;
+                let got = keys.length();
+                pks.extend(keys.iter());
+                recs.extend(vals.iter());
+                if got < want || pks.len() as u32 == limit {
+                    break;
+                }
+                from = req::range(keys.get(got - 1), true, expired.upper.clone(), false);
+            }
+            run.done().await?;
+        }
+        if pks.is_empty() {
+            return Ok(0);
+        }
+        let items: Vec<_> = pks.iter().zip(&recs).map(|(pk, rec)| item(how.kind, pk, rec)).collect();
+        // A record whose delete tier is already past (the pass came late: a hook that kept
+        // failing) is offered as a delete, and deleted rather than archived.
+        let archived: Vec<bool> = items.iter().map(|(_, time, _)| how.archive.is_some() && time + how.after_ms > how.now).collect();
+        if let Some(hook) = &how.hook {
+            let records: Array = items
+                .iter()
+                .zip(&archived)
+                .map(|((key, time, value), &archive)| {
+                    let at = time + how.after_ms;
+                    let r = Object::new();
+                    let set = |k: &str, v: &JsValue| {
+                        let _ = Reflect::set(&r, &k.into(), v);
+                    };
+                    set("kind", &how.kind.into());
+                    set("key", key);
+                    set("value", value);
+                    set("expiresAt", &if at.is_finite() { JsValue::from_f64(at / 1000.0) } else { JsValue::NULL });
+                    set("action", &(if archive { "archive" } else { "delete" }).into());
+                    if let Some(name) = &how.name {
+                        set("name", &name.into());
+                    }
+                    JsValue::from(r)
+                })
+                .collect();
+            self.hand_off(hook, &records).await?;
+        }
+        let names: &[&str] = if how.archive.is_some() { &[name, ARCHIVE] } else { &[name] };
+        let run = self.begin(expired.op, names, true, pks.len() as u32)?;
+        let from = run.store(name)?;
+        for pk in &pks {
+            run.check(req::delete(&from, pk.clone()))?;
+        }
+        if let Some(c) = &how.archive {
+            let archive = run.store(ARCHIVE)?;
+            let by_item = run.check(archive.index(BY_ITEM))?;
+            let mut puts = Vec::new();
+            for ((i, t, v), _) in items.iter().zip(&archived).filter(|(_, &a)| a) {
+                let rec = ArchiveRecord { c: c.clone(), t: *t, i: i.clone(), v: v.clone() };
+                let put = run.check(req::put(&archive, &rec))?;
+                let _ = put.as_sys().add_event_listener_with_callback("error", self.absorb.as_ref().unchecked_ref());
+                puts.push((rec, put));
+            }
+            // The same key archived again replaces its archived copy (by_item is unique).
+            if let Some((_, last)) = puts.last_mut() {
+                let _ = run.settle(last).await?;
+            }
+            let again: Vec<&ArchiveRecord> = puts.iter().filter(|(_, p)| answer_of(p.as_sys()).is_err()).map(|(r, _)| r).collect();
+            let mut olds = again.iter().map(|r| run.check(req::get_key(&by_item, Array::of2(&r.c, &r.i).into()))).collect::<Result<Vec<_>>>()?;
+            if let Some(last) = olds.last_mut() {
+                run.wait(last).await?;
+            }
+            for (rec, old) in again.iter().zip(&olds) {
+                let old = answer_of(old.as_sys()).map_err(|e| run.error(e))?;
+                if !old.is_undefined() {
+                    run.check(req::delete(&archive, old))?;
+                }
+                run.check(req::put(&archive, rec))?;
+            }
+        }
+        run.done().await?;
+        how.archived.set(how.archived.get() + archived.iter().filter(|&&a| a).count() as u32);
+        for (key, _, _) in &items {
+            into.push(key);
+        }
+        Ok(pks.len() as u32)
+    }
+
+    /// Calls `onExpire` with `records` and waits for its promise (or value), at most `timeoutMs`.
+    async fn hand_off(&self, hook: &js_sys::Function, records: &Array) -> Result<()> {
+        let ms = self.timeout_ms;
+        let failed = |message: String| Error::HandOff { records: records.length(), message };
+        let answer = hook.call1(&JsValue::UNDEFINED, records).map_err(|e| failed(format!("failed: {}", error_text(&e))))?;
+        match within(ms, JsFuture::from(js_sys::Promise::resolve(&answer))).await {
+            None => Err(failed(format!("did not answer within {ms} ms (timeoutMs)"))),
+            Some(Err(e)) => Err(failed(format!("failed: {}", error_text(&e)))),
+            Some(Ok(_)) => Ok(()),
+        }
+    }
+
+    /// How many records are left in all of `expired`: one count request each, in one readonly
+    /// transaction.
+    pub async fn count_expired(&self, expired: &[Expired]) -> Result<u32> {
+        let mut names: Vec<&str> = expired.iter().map(|e| e.store).collect();
+        names.sort_unstable();
+        names.dedup();
+        let run = self.begin("counting expired records", &names, false, 0)?;
+        let mut counts = expired.iter().map(|e| run.check(req::count(&run.store(e.store)?, Some(e.range_js())))).collect::<Result<Vec<_>>>()?;
+        if let Some(last) = counts.last_mut() {
+            run.wait(last).await?;
+        }
+        let n = counts.iter().map(|c| answer_of(c.as_sys()).ok().and_then(|n| n.as_f64()).unwrap_or(0.0) as u32).sum();
+        run.done().await?;
+        Ok(n)
+    }
+
+    /// Archive `c`'s records keyed by a time after `cutoff` (now minus the delete tier's after:
+    /// those not yet at their delete tier; -Infinity: all of them).
+    fn archive_range(c: &JsValue, cutoff: f64) -> KeyRange<JsValue> {
+        req::range(Array::of3(c, &cutoff.into(), &Array::new()).into(), true, Array::of2(c, &Array::new()).into(), true)
+    }
+
+    /// The archived value of `key` in archive `c` (0: the entries; a collection's name), or
+    /// `undefined` if it is not there or was keyed by a time at or before `cutoff` (past its
+    /// delete tier).
+    pub async fn archive_get(&self, c: &JsValue, key: &JsValue, cutoff: f64) -> Result<JsValue> {
+        let run = self.begin("reading the archive", &[ARCHIVE], false, 0)?;
+        let store = run.store(ARCHIVE)?;
+        let by_item = run.check(store.index(BY_ITEM))?;
+        let rec = run.wait(&mut run.check(req::get(&by_item, Array::of2(c, key).into()))?).await?;
+        run.done().await?;
+        if rec.is_undefined() {
+            return Ok(JsValue::UNDEFINED);
+        }
+        let rec: ArchiveRecord = from_js(rec)?;
+        Ok(if rec.t > cutoff { rec.v } else { JsValue::UNDEFINED })
+    }
+
+    /// Archived values of archive `c` after `cutoff`, soonest deleted first.
+    pub async fn archive_values(&self, c: &JsValue, cutoff: f64) -> Result<Array> {
+        let run = self.begin("reading the archive", &[ARCHIVE], false, 0)?;
+        let all = run.all(&mut run.check(req::get_all(&run.store(ARCHIVE)?, Some(Self::archive_range(c, cutoff)), None))?).await?;
+        run.done().await?;
+        all.iter().map(|r| from_js::<ArchiveRecord>(r).map(|r| r.v)).collect()
+    }
+
+    /// How many records archive `c` holds after `cutoff`.
+    pub async fn archive_count(&self, c: &JsValue, cutoff: f64) -> Result<u32> {
+        let run = self.begin("counting the archive", &[ARCHIVE], false, 0)?;
+        let n = run.wait(&mut run.check(req::count(&run.store(ARCHIVE)?, Some(Self::archive_range(c, cutoff))))?).await?;
+        run.done().await?;
+        Ok(n.as_f64().unwrap_or(0.0) as u32)
+    }
+
+    /// Empties archive `c`.
+    pub async fn archive_clear(&self, c: &JsValue) -> Result<()> {
+        let run = self.begin("clearing the archive", &[ARCHIVE], true, u32::MAX)?;
+        let mut cleared = run.check(req::delete(&run.store(ARCHIVE)?, Self::archive_range(c, f64::NEG_INFINITY)))?;
+        run.wait(&mut cleared).await?;
+        run.done().await
+    }
+
+    /// `maxEntries`, in the write's transaction, after its puts: while the store holds more than
+    /// `cap` entries (live ones only, when `live_only`: expired ones then wait for onExpire),
+    /// evicts entries from the front. Returns the evicted keys; fails with
+    /// [`Error::CapReached`] when only entries it never evicts are left (the caller's
+    /// transaction is then aborted: nothing is written).
+    pub(super) async fn enforce_cap(&self, run: &Run<'_>, store: &ObjectStore<'_>, cap: Cap, own: &[JsValue], now: f64) -> Result<Array> {
+        let counted = cap.live_only.then(|| KeyRange::LowerBound(instant_bound(now), true));
+        let n = run.wait(&mut run.check(req::count(store, counted))?).await?.as_f64().unwrap_or(0.0) as u32;
+        if n <= cap.max {
+            return Ok(Array::new());
+        }
+        let over = n - cap.max;
+        let evicted = self.evict_front(run, store, over, own, now, cap.live_only).await?;
+        if evicted.length() < over {
+            let waiting = if cap.live_only { ", expired entries waiting for onExpire" } else { "" };
+            return Err(Error::CapReached {
+                cap: cap.max,
+                message: format!("{} more would have to go, and only entries without an expiry{waiting} or written by this call are left", over - evicted.length()),
+            });
+        }
+        Ok(evicted)
+    }
+
+    /// One `evictOnQuota` round: evicts up to `n` entries from the front of the expiry order
+    /// (expired ones too unless `live_only`), never one of `own` nor one without expiry, in a
+    /// transaction of its own; resolves to their keys. After a quota refusal Firefox makes the
+    /// next readwrite transaction of the connection a "cleanup" one, where puts throw and deletes
+    /// are allowed and counted back at once: this is that transaction.
+    pub async fn make_room(&self, n: u32, own: &Array, live_only: bool, now: f64) -> Result<Array> {
+        let run = self.begin_as_is("evicting for space", &[ENTRIES])?;
+        let store = run.store(ENTRIES)?;
+        let own: Vec<JsValue> = own.iter().collect();
+        let evicted = self.evict_front(&run, &store, n, &own, now, live_only).await?;
+        run.done().await?;
+        Ok(evicted)
+    }
+
+    /// Deletes up to `n` entries from the front of the store, which is expiry order: expired
+    /// ones first (unless `live_only`), then the nearest to expiry; never one of `own` (the
+    /// call's keys) and never one without expiry (they sort last, after `[Infinity]`). Returns
+    /// their keys.
+    async fn evict_front(&self, run: &Run<'_>, store: &ObjectStore<'_>, n: u32, own: &[JsValue], now: f64, live_only: bool) -> Result<Array> {
+        let mine = js_sys::Set::new(&JsValue::UNDEFINED);
+        for k in own {
+            mine.add(k);
+        }
+        let never: JsValue = Array::of1(&f64::INFINITY.into()).into();
+        let evicted = Array::new();
+        let mut from =
+            if live_only { req::range(instant_bound(now), true, never.clone(), true) } else { KeyRange::UpperBound(never.clone(), true) };
+        while evicted.length() < n {
+            let got: Array = run.all(&mut run.check(req::get_all_keys(store, Some(from), Some(READ_CHUNK)))?).await?;
+            for pk in got.iter() {
+                if evicted.length() >= n {
+                    break;
+                }
+                let key = pk_at(&pk, 1);
+                if mine.has(&key) {
+                    continue;
+                }
+                run.check(req::delete(store, pk))?;
+                self.hints.delete(&key);
+                evicted.push(&key);
+            }
+            if got.length() < READ_CHUNK {
+                break;
+            }
+            from = req::range(got.get(got.length() - 1), true, never.clone(), true);
+        }
+        Ok(evicted)
+    }
+}

@@ -1,0 +1,87 @@
+//! The records the object stores hold, as typed structs that serde-wasm-bindgen converts. A
+//! user's key, value, document or event is kept as the JS value it is
+//! (`serde_wasm_bindgen::preserve`), so IndexedDB's structured clone stores it unchanged.
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::core::error::{Error, Result};
+
+/// A key-value entry in `entries`, keyed `[e, k]`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct EntryRecord {
+    /// The key (a string or a number).
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub k: JsValue,
+    /// The expiry, Unix ms; `Infinity` for never.
+    pub e: f64,
+    /// The value.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub v: JsValue,
+}
+
+/// A document in `docs`, keyed `[c, r, i]`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct DocRecord {
+    /// The collection.
+    pub c: String,
+    /// The reference time (the TTL field as Unix ms; `Infinity`: never expires).
+    pub r: f64,
+    /// The document's id.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub i: JsValue,
+    /// The document.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub v: JsValue,
+}
+
+/// An archived entry or document in `archive`, keyed `[c, t, i]`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ArchiveRecord {
+    /// `0` for the entries, the collection's name for its documents.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub c: JsValue,
+    /// The time the record was keyed by in the live data (expiry, reference).
+    pub t: f64,
+    /// The key or document id.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub i: JsValue,
+    /// The value or document.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub v: JsValue,
+}
+
+/// A bucket of a time series in `buckets`, keyed `[s, l, k, t, q]`: up to 1000 events of one
+/// meta value in one span.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct BucketRecord {
+    /// The series.
+    pub s: String,
+    /// The latest event's time, Unix ms.
+    pub l: f64,
+    /// The meta value's key (`""` without a meta field).
+    pub k: String,
+    /// The span's start, Unix ms.
+    pub t: f64,
+    /// Numbers the buckets of one meta value and span.
+    pub q: f64,
+    /// The meta value (`null` without one).
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub m: JsValue,
+    /// How many events.
+    pub n: u32,
+    /// Each event's time, Unix ms, parallel to `ev`.
+    pub ts: Vec<f64>,
+    /// The events, an array.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub ev: JsValue,
+}
+
+/// A stored record read back; an error names a record this version cannot read.
+pub fn from_js<T: serde::de::DeserializeOwned>(js: JsValue) -> Result<T> {
+    serde_wasm_bindgen::from_value(js).map_err(|e| unreadable(e.into()))
+}
+
+fn unreadable(e: JsValue) -> Error {
+    Error::Storage { op: "reading a record".into(), name: "DataError".into(), message: super::thrown_text(&e) }
+}
