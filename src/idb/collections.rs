@@ -6,7 +6,6 @@
 //! `[c] ..= [c, now - expireAfter, []]`: changing `expireAfter` moves the cut-off and rewrites
 //! nothing, and the reaper removes a batch with one range delete, as for entries.
 
-use indexed_db_futures::internals::SystemRepr;
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::KeyRange;
 use js_sys::Array;
@@ -14,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use super::entries::{last_wins, pk_at};
 use super::records::{from_js, DocRecord};
-use super::runner::{answer_of, req, Run};
+use super::runner::{req, Ask, Run};
 use super::schema::{BY_ID, DOCS};
 use super::{describe_key, Conn, Expired};
 use crate::core::error::Result;
@@ -55,10 +54,9 @@ fn all_of(c: &str) -> KeyRange<JsValue> {
 }
 
 impl Conn {
-    fn put_doc(&self, store: &ObjectStore<'_>, c: &str, w: &DocWrite) -> Result<()> {
+    fn put_doc(&self, run: &Run<'_>, store: &ObjectStore<'_>, c: &str, w: &DocWrite) -> Result<()> {
         let rec = DocRecord { c: c.to_owned(), r: w.reference_ms, i: w.id.clone(), v: w.doc.clone() };
-        let put = Run::thrown(req::put(store, &rec));
-        put.map(drop).map_err(|e| self.clone_error(&format!("document {} of collection {}", describe_key(&w.id), quote(c)), e))
+        run.put(store, &rec).map(drop).map_err(|e| self.clone_error(&format!("document {} of collection {}", describe_key(&w.id), quote(c)), e))
     }
 
     /// `put`/`putMany`: one transaction, all or nothing; the same id twice: the last wins.
@@ -80,17 +78,13 @@ impl Conn {
     pub(super) async fn put_docs_in(&self, run: &Run<'_>, store: &ObjectStore<'_>, c: &str, writes: &[DocWrite]) -> Result<()> {
         let by_id = run.check(store.index(BY_ID))?;
         let order = last_wins(writes.iter().map(|w| &w.id));
-        let mut lookups = order.iter().map(|&i| run.check(req::get_key(&by_id, key2(c, &writes[i as usize].id)))).collect::<Result<Vec<_>>>()?;
-        if let Some(last) = lookups.last_mut() {
-            run.wait(last).await?;
-        }
-        for (&i, lookup) in order.iter().zip(&lookups) {
+        let mut lookups = order.iter().map(|&i| run.ask(&by_id, Ask::GetKey(key2(c, &writes[i as usize].id)))).collect::<Result<Vec<_>>>()?;
+        for (&i, old_pk) in order.iter().zip(run.results(&mut lookups).await?) {
             let w = &writes[i as usize];
-            let old_pk = answer_of(lookup.as_sys()).map_err(|e| run.error(e))?;
             if !old_pk.is_undefined() && pk_at(&old_pk, 1).as_f64() != Some(w.reference_ms) {
-                run.check(req::delete(store, old_pk))?;
+                run.delete(store, old_pk)?;
             }
-            self.put_doc(store, c, w)?;
+            self.put_doc(run, store, c, w)?;
         }
         Ok(())
     }
@@ -101,13 +95,11 @@ impl Conn {
         let run = self.begin("reading documents", &[DOCS], false, 0)?;
         let store = run.store(DOCS)?;
         let by_id = run.check(store.index(BY_ID))?;
-        let mut reqs = ids.iter().map(|id| run.check(req::get(&by_id, key2(c, &id)))).collect::<Result<Vec<_>>>()?;
-        if let Some(last) = reqs.last_mut() {
-            run.wait(last).await?;
-        }
-        let out = Array::new_with_length(reqs.len() as u32);
-        for (n, r) in reqs.iter().enumerate() {
-            let rec = answer_of(r.as_sys()).map_err(|e| run.error(e))?;
+        let mut reqs = ids.iter().map(|id| run.ask(&by_id, Ask::Get(key2(c, &id)))).collect::<Result<Vec<_>>>()?;
+        let recs = run.results(&mut reqs).await?;
+        run.done().await?;
+        let out = Array::new_with_length(recs.len() as u32);
+        for (n, rec) in recs.into_iter().enumerate() {
             if rec.is_undefined() {
                 continue;
             }
@@ -116,33 +108,20 @@ impl Conn {
                 out.set(n as u32, rec.v);
             }
         }
-        run.done().await?;
         Ok(out)
     }
 
     /// Removes documents; how many were live.
     pub async fn delete_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<u32> {
-        let run = self.begin("deleting documents", &[DOCS], true, ids.length())?;
-        let store = run.store(DOCS)?;
         let ids: Vec<JsValue> = ids.iter().collect();
         let lookup = last_wins(ids.iter()).into_iter().map(|i| key2(c, &ids[i as usize])).collect();
-        let live = self.delete_found(&run, &store, BY_ID, lookup, 1, cutoff).await?;
-        run.done().await?;
-        Ok(live)
+        self.delete_found("deleting documents", DOCS, BY_ID, lookup, 1, cutoff).await
     }
 
     /// Number of live documents: one count over a key range.
     pub async fn count_docs(&self, c: &str, cutoff: f64) -> Result<u32> {
         let live = req::range(key3(c, cutoff, &Array::new()), true, after_all_of(c), false);
-        self.count_in("counting documents", DOCS, live).await
-    }
-
-    /// How many records of store `name` lie in `range`.
-    pub(super) async fn count_in(&self, op: &str, name: &str, range: KeyRange<JsValue>) -> Result<u32> {
-        let run = self.begin(op, &[name], false, 0)?;
-        let n = run.wait(&mut run.check(req::count(&run.store(name)?, Some(range)))?).await?;
-        run.done().await?;
-        Ok(n.as_f64().unwrap_or(0.0) as u32)
+        Ok(self.ask("counting documents", DOCS, None, Ask::Count(Some(live))).await?.as_f64().unwrap_or(0.0) as u32)
     }
 
     /// Live documents in id order.
@@ -165,20 +144,12 @@ impl Conn {
 
     /// Every stored record `{ c, r, i, v }` of `c`, in id order (for export).
     pub async fn doc_records(&self, c: &str) -> Result<Array> {
-        let run = self.begin("reading documents", &[DOCS], false, 0)?;
-        let store = run.store(DOCS)?;
-        let by_id = run.check(store.index(BY_ID))?;
-        let all = run.all(&mut run.check(req::get_all(&by_id, Some(all_of(c)), None))?).await?;
-        run.done().await?;
-        Ok(all)
+        Ok(self.ask("reading documents", DOCS, Some(BY_ID), Ask::All(Some(all_of(c)), None)).await?.unchecked_into())
     }
 
     /// Removes every document of `c`.
     pub async fn clear_docs(&self, c: &str) -> Result<()> {
-        let run = self.begin("clearing a collection", &[DOCS], true, u32::MAX)?;
-        let mut cleared = run.check(req::delete(&run.store(DOCS)?, all_of(c)))?;
-        run.wait(&mut cleared).await?;
-        run.done().await
+        self.change("clearing a collection", DOCS, Some(all_of(c))).await
     }
 
     /// Replaces every document of `c` by `writes` in one transaction (a TTL index on another
@@ -187,9 +158,9 @@ impl Conn {
         self.check_docs(c, writes).await?;
         let run = self.begin("re-keying a collection", &[DOCS], true, writes.len() as u32)?;
         let store = run.store(DOCS)?;
-        run.check(req::delete(&store, all_of(c)))?;
+        run.delete(&store, all_of(c))?;
         for w in writes {
-            self.put_doc(&store, c, w)?;
+            self.put_doc(&run, &store, c, w)?;
         }
         run.done().await
     }

@@ -8,8 +8,6 @@
 //! stale primary key finds nothing and asks the index; an overwrite's put fails on the unique
 //! index, and is done again after a lookup. Correctness never depends on a hint, only speed.
 
-use indexed_db_futures::future::VoidRequest;
-use indexed_db_futures::internals::SystemRepr;
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::KeyRange;
 use js_sys::Array;
@@ -17,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use super::records::{from_js, EntryRecord};
 use super::reap::Cap;
-use super::runner::{answer_of, req, Run};
+use super::runner::{Ask, Req, Run};
 use super::schema::{BY_KEY, DOCS, BUCKETS, ENTRIES, META};
 use super::{describe_key, Conn, ExpiryChange, ImportWrites, Write};
 use crate::core::entry::{is_live, NEVER_MS};
@@ -125,23 +123,17 @@ impl Conn {
         for k in &keys {
             let pk = self.hinted_pk(k);
             hinted.push(pk.is_some());
-            reqs.push(run.check(match pk {
-                Some(pk) => req::get(&store, pk),
-                None => req::get(&by_key, k.clone()),
-            })?);
+            reqs.push(match pk {
+                Some(pk) => run.ask(&store, Ask::Get(pk))?,
+                None => run.ask(&by_key, Ask::Get(k.clone()))?,
+            });
         }
-        if let Some(last) = reqs.last_mut() {
-            run.wait(last).await?;
-        }
-        let mut recs: Vec<JsValue> = reqs.iter().map(|r| answer_of(r.as_sys()).unwrap_or(JsValue::UNDEFINED)).collect();
+        let mut recs = run.results(&mut reqs).await?;
         let stale: Vec<usize> = (0..keys.len()).filter(|&i| hinted[i] && recs[i].is_undefined()).collect();
         if !stale.is_empty() {
-            let mut again = stale.iter().map(|&i| run.check(req::get(&by_key, keys[i].clone()))).collect::<Result<Vec<_>>>()?;
-            if let Some(last) = again.last_mut() {
-                run.wait(last).await?;
-            }
-            for (&i, r) in stale.iter().zip(&again) {
-                recs[i] = answer_of(r.as_sys()).unwrap_or(JsValue::UNDEFINED);
+            let mut again = stale.iter().map(|&i| run.ask(&by_key, Ask::Get(keys[i].clone()))).collect::<Result<Vec<_>>>()?;
+            for (&i, rec) in stale.iter().zip(run.results(&mut again).await?) {
+                recs[i] = rec;
             }
         }
         run.done().await?;
@@ -162,11 +154,7 @@ impl Conn {
 
     /// The live entry's expiry (Unix ms, [`NEVER_MS`] for none), `None` if missing or expired.
     pub async fn live_expiry(&self, key: &JsValue, now: f64) -> Result<Option<f64>> {
-        let run = self.begin("reading an expiry", &[ENTRIES], false, 0)?;
-        let store = run.store(ENTRIES)?;
-        let by_key = run.check(store.index(BY_KEY))?;
-        let pk = run.wait(&mut run.check(req::get_key(&by_key, key.clone()))?).await?;
-        run.done().await?;
+        let pk = self.ask("reading an expiry", ENTRIES, Some(BY_KEY), Ask::GetKey(key.clone())).await?;
         Ok((!pk.is_undefined()).then(|| pk_expiry(&pk)).filter(|&e| is_live(e, now)))
     }
 
@@ -195,8 +183,8 @@ impl Conn {
         self.check_storable(writes.iter().map(|w| (&w.key, &w.value)), |k| format!("the value for key {}", describe_key(k))).await
     }
 
-    fn put_entry(&self, store: &ObjectStore<'_>, w: &Write, e: f64) -> Result<VoidRequest> {
-        Run::thrown(req::put(store, &EntryRecord { k: w.key.clone(), e, v: w.value.clone() })).map_err(|err| self.put_error(&w.key, err))
+    fn put_entry(&self, run: &Run<'_>, store: &ObjectStore<'_>, w: &Write, e: f64) -> Result<Req<'static>> {
+        run.put(store, &EntryRecord { k: w.key.clone(), e, v: w.value.clone() }).map_err(|err| self.put_error(&w.key, err))
     }
 
     /// The requests of `write`, in a transaction the caller commits.
@@ -215,8 +203,8 @@ impl Conn {
         let mut expiry: Vec<Option<f64>> = vec![None; writes.len()];
         let mut long_way = order.clone();
         let mut guessed = vec![false; writes.len()];
-        let mut fast: Vec<(usize, VoidRequest)> = Vec::new();
-        let mut unhinted: Vec<usize> = Vec::new();
+        // Puts made at once: the write, whether it had a hint, the request.
+        let mut fast: Vec<(usize, bool, Req<'static>)> = Vec::new();
         if writes.iter().all(|w| !w.spec.needs_current()) {
             long_way.clear();
             for &i in &order {
@@ -227,9 +215,10 @@ impl Conn {
                     long_way.push(i as u32);
                     continue;
                 }
-                match self.hinted_pk(&w.key) {
+                let hinted = match self.hinted_pk(&w.key) {
                     Some(old) => {
-                        run.check(req::delete(store, old))?;
+                        run.delete(store, old)?;
+                        true
                     }
                     None if self.found.get() >= 0.5 => {
                         guessed[i] = true;
@@ -238,49 +227,48 @@ impl Conn {
                     }
                     None => {
                         self.learn(false);
-                        unhinted.push(i);
+                        false
                     }
-                }
-                let put = self.put_entry(store, w, e)?;
-                let _ = put.as_sys().add_event_listener_with_callback("error", self.absorb.as_ref().unchecked_ref());
+                };
+                let put = self.put_entry(run, store, w, e)?;
+                put.on_error(self.absorb.as_ref().unchecked_ref());
                 // Hinted before the commit: if the transaction fails, the hint is stale, which
                 // costs a request later, never a wrong answer.
                 self.hint(&w.key, e);
-                fast.push((i, put));
+                fast.push((i, hinted, put));
             }
         }
-        let mut lookups = long_way.iter().map(|&i| run.check(req::get_key(&by_key, writes[i as usize].key.clone()))).collect::<Result<Vec<_>>>()?;
-        if let Some(last) = lookups.last_mut() {
-            run.wait(last).await?;
-        } else if let Some((_, last)) = fast.last_mut() {
-            let _ = run.settle(last).await?;
-        }
+        let mut lookups = long_way.iter().map(|&i| run.ask(&by_key, Ask::GetKey(writes[i as usize].key.clone()))).collect::<Result<Vec<_>>>()?;
+        let old_pks = if lookups.is_empty() {
+            if let Some((_, _, last)) = fast.last_mut() {
+                let _ = run.settle(last).await?;
+            }
+            Vec::new()
+        } else {
+            run.results(&mut lookups).await?
+        };
         // Puts that met an older record of their key: look it up, delete it, put again.
-        let conflicts: Vec<usize> = fast
-            .iter()
-            .filter(|(_, put)| matches!(answer_of(put.as_sys()), Err(e) if e.dyn_ref::<web_sys::DomException>().is_some_and(|x| x.name() == "ConstraintError")))
-            .map(|&(i, _)| i)
-            .collect();
-        if !conflicts.is_empty() {
-            let mut olds = conflicts.iter().map(|&i| run.check(req::get_key(&by_key, writes[i].key.clone()))).collect::<Result<Vec<_>>>()?;
-            if let Some(last) = olds.last_mut() {
-                run.wait(last).await?;
-            }
-            for (&i, old) in conflicts.iter().zip(&olds) {
-                if unhinted.contains(&i) {
+        let mut conflicts: Vec<usize> = Vec::new();
+        for (i, hinted, put) in &mut fast {
+            if put.failed_with("ConstraintError") {
+                if !*hinted {
                     // A key put without a hint that was stored after all.
                     self.found.set(self.found.get() + 0.05);
                 }
-                let old_pk = answer_of(old.as_sys()).map_err(|e| run.error(e))?;
-                if !old_pk.is_undefined() {
-                    run.check(req::delete(store, old_pk))?;
-                }
-                self.put_entry(store, &writes[i], expiry[i].unwrap_or(NEVER_MS))?;
+                conflicts.push(*i);
             }
         }
-        for (&i, lookup) in long_way.iter().zip(&lookups) {
+        if !conflicts.is_empty() {
+            let mut olds = conflicts.iter().map(|&i| run.ask(&by_key, Ask::GetKey(writes[i].key.clone()))).collect::<Result<Vec<_>>>()?;
+            for (&i, old_pk) in conflicts.iter().zip(run.results(&mut olds).await?) {
+                if !old_pk.is_undefined() {
+                    run.delete(store, old_pk)?;
+                }
+                self.put_entry(run, store, &writes[i], expiry[i].unwrap_or(NEVER_MS))?;
+            }
+        }
+        for (&i, old_pk) in long_way.iter().zip(old_pks) {
             let (i, w) = (i as usize, &writes[i as usize]);
-            let old_pk = answer_of(lookup.as_sys()).map_err(|e| run.error(e))?;
             let old_e = (!old_pk.is_undefined()).then(|| pk_expiry(&old_pk));
             if guessed[i] {
                 self.learn(old_e.is_some());
@@ -292,10 +280,10 @@ impl Conn {
                 None => w.spec.resolve(default_ttl, current, now)?,
             };
             if old_e.is_some_and(|e| e != new_e) {
-                run.check(req::delete(store, old_pk))?;
+                run.delete(store, old_pk)?;
             }
             if is_live(new_e, now) {
-                self.put_entry(store, w, new_e)?;
+                self.put_entry(run, store, w, new_e)?;
                 self.hint(&w.key, new_e);
             } else {
                 self.hints.delete(&w.key);
@@ -317,7 +305,7 @@ impl Conn {
         let run = self.begin("importing a snapshot", &[ENTRIES, DOCS, BUCKETS, META], true, u32::MAX)?;
         let meta = run.store(META)?;
         for def in w.collections.iter().map(|(d, _)| d).chain(w.series.iter().map(|(d, _, _)| d)) {
-            self.put_definition_in(&run, &meta, def)?;
+            run.put_at(&meta, def.to_js(), def.key().into())?;
         }
         let entries = run.store(ENTRIES)?;
         self.write_in(&run, &entries, &w.entries, None, now).await?;
@@ -336,57 +324,45 @@ impl Conn {
 
     /// Removes `keys`; returns how many were live.
     pub async fn delete_many(&self, keys: &Array, now: f64) -> Result<u32> {
-        let run = self.begin("deleting", &[ENTRIES], true, keys.length())?;
-        let store = run.store(ENTRIES)?;
         let keys: Vec<JsValue> = keys.iter().collect();
         for k in &keys {
             self.hints.delete(k);
         }
         let lookup: Vec<JsValue> = last_wins(keys.iter()).into_iter().map(|i| keys[i as usize].clone()).collect();
-        let live = self.delete_found(&run, &store, BY_KEY, lookup, 0, now).await?;
-        run.done().await?;
-        Ok(live)
+        self.delete_found("deleting", ENTRIES, BY_KEY, lookup, 0, now).await
     }
 
-    /// Looks up, through index `index`, the primary key of each of `lookups` (all requests at
-    /// once), deletes the records found and returns how many were live: part `n` of their
-    /// primary key (the expiry of an entry, the reference time of a document) after `bound`.
-    pub(super) async fn delete_found(&self, run: &Run<'_>, store: &ObjectStore<'_>, index: &str, lookups: Vec<JsValue>, n: u32, bound: f64) -> Result<u32> {
+    /// Removes the records of `store` that index `index` maps `lookups` to, looked up all at once,
+    /// in one transaction; returns how many were live: part `n` of their primary key (the expiry
+    /// of an entry, the reference time of a document) after `bound`.
+    pub(super) async fn delete_found(&self, op: &str, name: &str, index: &str, lookups: Vec<JsValue>, n: u32, bound: f64) -> Result<u32> {
+        let run = self.begin(op, &[name], true, lookups.len() as u32)?;
+        let store = run.store(name)?;
         let index = run.check(store.index(index))?;
-        let mut found = lookups.into_iter().map(|k| run.check(req::get_key(&index, k))).collect::<Result<Vec<_>>>()?;
-        if let Some(last) = found.last_mut() {
-            run.wait(last).await?;
-        }
+        let mut found = lookups.into_iter().map(|k| run.ask(&index, Ask::GetKey(k))).collect::<Result<Vec<_>>>()?;
         let mut live = 0;
-        for f in &found {
-            let pk = answer_of(f.as_sys()).map_err(|e| run.error(e))?;
+        for pk in run.results(&mut found).await? {
             if pk.is_undefined() {
                 continue;
             }
             if pk_at(&pk, n).as_f64().is_some_and(|t| t > bound) {
                 live += 1;
             }
-            run.check(req::delete(store, pk))?;
+            run.delete(&store, pk)?;
         }
+        run.done().await?;
         Ok(live)
     }
 
     /// Removes every entry.
     pub async fn clear(&self) -> Result<()> {
-        let run = self.begin("clearing", &[ENTRIES], true, u32::MAX)?;
         self.hints.clear();
-        let mut cleared = run.check(req::clear(&run.store(ENTRIES)?))?;
-        run.wait(&mut cleared).await?;
-        run.done().await
+        self.change("clearing", ENTRIES, None).await
     }
 
     /// Live keys in key order.
     pub async fn keys(&self, now: f64) -> Result<Array> {
-        let run = self.begin("listing keys", &[ENTRIES], false, 0)?;
-        let store = run.store(ENTRIES)?;
-        let by_key = run.check(store.index(BY_KEY))?;
-        let pks: Array = run.all(&mut run.check(req::get_all_keys(&by_key, None, None))?).await?;
-        run.done().await?;
+        let pks: Array = self.ask("listing keys", ENTRIES, Some(BY_KEY), Ask::Keys(None, None)).await?.unchecked_into();
         Ok(pks.iter().filter(|pk| is_live(pk_expiry(pk), now)).map(|pk| pk_at(&pk, 1)).collect())
     }
 
@@ -420,21 +396,13 @@ impl Conn {
     }
 
     async fn all_records(&self, op: &str) -> Result<Array> {
-        let run = self.begin(op, &[ENTRIES], false, 0)?;
-        let store = run.store(ENTRIES)?;
-        let by_key = run.check(store.index(BY_KEY))?;
-        let all = run.all(&mut run.check(req::get_all(&by_key, None, None))?).await?;
-        run.done().await?;
-        Ok(all)
+        Ok(self.ask(op, ENTRIES, Some(BY_KEY), Ask::All(None, None)).await?.unchecked_into())
     }
 
     /// Number of live entries: one count over the primary-key range after `now`.
     pub async fn count(&self, now: f64) -> Result<u32> {
-        let run = self.begin("counting", &[ENTRIES], false, 0)?;
         let live = KeyRange::LowerBound(instant_bound(now), true);
-        let n = run.wait(&mut run.check(req::count(&run.store(ENTRIES)?, Some(live)))?).await?;
-        run.done().await?;
-        Ok(n.as_f64().unwrap_or(0.0) as u32)
+        Ok(self.ask("counting", ENTRIES, None, Ask::Count(Some(live))).await?.as_f64().unwrap_or(0.0) as u32)
     }
 
     /// `expire`/`persist`: changes a live entry's expiry; `false` if there is no live entry (and,
@@ -443,7 +411,7 @@ impl Conn {
         let run = self.begin("changing an expiry", &[ENTRIES], true, 1)?;
         let store = run.store(ENTRIES)?;
         let by_key = run.check(store.index(BY_KEY))?;
-        let rec = run.wait(&mut run.check(req::get(&by_key, key.clone()))?).await?;
+        let rec = run.wait(&mut run.ask(&by_key, Ask::Get(key.clone()))?).await?;
         let rec: Option<EntryRecord> = if rec.is_undefined() { None } else { Some(from_js(rec)?) };
         let live = rec.as_ref().map(|r| r.e).filter(|&e| is_live(e, now));
         let (old_e, new_e) = match (live, change) {
@@ -455,10 +423,10 @@ impl Conn {
             (Some(old_e), ExpiryChange::Remove) => (old_e, NEVER_MS),
         };
         if new_e != old_e {
-            run.check(req::delete(&store, pk_of(key, old_e)))?;
+            run.delete(&store, pk_of(key, old_e))?;
             if is_live(new_e, now) {
                 let value = rec.map(|r| r.v).unwrap_or(JsValue::UNDEFINED);
-                Run::thrown(req::put(&store, &EntryRecord { k: key.clone(), e: new_e, v: value })).map_err(|e| self.put_error(key, e))?;
+                run.put(&store, &EntryRecord { k: key.clone(), e: new_e, v: value }).map_err(|e| self.put_error(key, e))?;
                 self.hint(key, new_e);
             } else {
                 self.hints.delete(key);
@@ -468,4 +436,3 @@ impl Conn {
         Ok(true)
     }
 }
-

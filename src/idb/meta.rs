@@ -4,9 +4,7 @@
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use indexed_db_futures::object_store::ObjectStore;
-
-use super::runner::{req, Run};
+use super::runner::Ask;
 use super::schema::META;
 use super::Conn;
 use crate::core::buckets::{Granularity, SeriesOptions};
@@ -156,30 +154,19 @@ fn text(v: &JsValue, k: &str) -> Option<String> {
 impl Conn {
     /// Every stored definition.
     pub async fn definitions(&self) -> Result<Vec<Definition>> {
-        let run = self.begin("reading collection definitions", &[META], false, 0)?;
-        let all: Array = run.all(&mut run.check(req::get_all(&run.store(META)?, None, None))?).await?;
-        run.done().await?;
+        let all: Array = self.ask("reading collection definitions", META, None, Ask::All(None, None)).await?.unchecked_into();
         Ok(all.iter().filter_map(|d| Definition::from_js(&d)).collect())
     }
 
     /// The definition stored under `key`, if any.
     pub async fn definition(&self, key: &str) -> Result<Option<Definition>> {
-        let run = self.begin("reading a collection definition", &[META], false, 0)?;
-        let v = run.wait(&mut run.check(req::get(&run.store(META)?, key.into()))?).await?;
-        run.done().await?;
-        Ok(Definition::from_js(&v))
+        Ok(Definition::from_js(&self.ask("reading a collection definition", META, None, Ask::Get(key.into())).await?))
     }
 
     /// Stores (or replaces) a definition.
     pub async fn put_definition(&self, def: &Definition) -> Result<()> {
         let run = self.begin("saving a collection definition", &[META], true, 1)?;
-        let store = run.store(META)?;
-        self.put_definition_in(&run, &store, def)?;
+        run.put_at(&run.store(META)?, def.to_js(), def.key().into())?;
         run.done().await
-    }
-
-    /// The request of `put_definition`, in a transaction the caller commits.
-    pub(super) fn put_definition_in(&self, run: &Run<'_>, store: &ObjectStore<'_>, def: &Definition) -> Result<()> {
-        run.check(req::put_at(store, def.to_js(), def.key().into())).map(drop)
     }
 }

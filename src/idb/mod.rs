@@ -252,7 +252,7 @@ impl Conn {
         let Ok(run) = self.begin(op, &[schema::META], true, 1) else { return true };
         let Ok(store) = run.store(schema::META) else { return true };
         let Ok(blob) = web_sys::Blob::new_with_str_sequence(&Array::of1(&"probe".into())) else { return true };
-        let Ok(mut put) = Run::thrown(runner::req::put_at(&store, blob.into(), "\u{0}blob-probe".into())) else { return true };
+        let Ok(mut put) = run.put_at(&store, blob.into(), "\u{0}blob-probe".into()) else { return true };
         let answer = run.settle(&mut put).await;
         // Nothing is kept: dropping the run aborts the transaction.
         drop(run);
@@ -281,7 +281,6 @@ impl Conn {
     }
 }
 
-use runner::Run;
 
 /// A key as it would appear in JS source, for error messages.
 pub fn describe_key(key: &JsValue) -> String {

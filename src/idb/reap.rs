@@ -3,7 +3,6 @@
 
 use std::cell::Cell;
 
-use indexed_db_futures::internals::SystemRepr;
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::KeyRange;
 use js_sys::{Array, Object, Reflect};
@@ -12,7 +11,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::entries::{instant_bound, pk_at};
 use super::records::{from_js, ArchiveRecord};
-use super::runner::{answer_of, req, Run};
+use super::runner::{req, Ask, Req, Run};
 use super::schema::{ARCHIVE, BY_ITEM, ENTRIES};
 use super::Conn;
 use crate::core::error::{Error, Result};
@@ -163,7 +162,7 @@ impl Conn {
         let mut from = expired.range_js();
         loop {
             let want = READ_CHUNK.min(limit - count);
-            let got: Array = run.all(&mut run.check(req::get_all_keys(&store, Some(from), Some(want)))?).await?;
+            let got: Array = run.wait(&mut run.ask(&store, Ask::Keys(Some(from), Some(want)))?).await?.unchecked_into();
             for pk in got.iter() {
                 into.push(&pk_at(&pk, expired.part));
             }
@@ -182,7 +181,7 @@ impl Conn {
         }
         // Everything from `lower` through the last key read: the same transaction, so nothing
         // else is in between.
-        run.check(req::delete(&store, req::range(expired.lower.clone(), false, last, false)))?;
+        run.delete(&store, req::range(expired.lower.clone(), false, last, false))?;
         run.done().await?;
         Ok(count)
     }
@@ -203,10 +202,9 @@ impl Conn {
             let mut from = expired.range_js();
             loop {
                 let want = READ_CHUNK.min(limit - pks.len() as u32);
-                let mut keys = run.check(req::get_all_keys(&store, Some(from.clone()), Some(want)))?;
-                let mut vals = run.check(req::get_all(&store, Some(from), Some(want)))?;
-                let vals = run.all(&mut vals).await?;
-                let keys = run.all_ready(&mut keys)?;
+                let mut read = [run.ask(&store, Ask::Keys(Some(from.clone()), Some(want)))?, run.ask(&store, Ask::All(Some(from), Some(want)))?];
+                let [keys, vals]: [JsValue; 2] = run.results(&mut read).await?.try_into().unwrap_or_default();
+                let (keys, vals): (Array, Array) = (keys.unchecked_into(), vals.unchecked_into());
                 let got = keys.length();
                 pks.extend(keys.iter());
                 recs.extend(vals.iter());
@@ -251,7 +249,7 @@ impl Conn {
         let run = self.begin(expired.op, names, true, pks.len() as u32)?;
         let from = run.store(name)?;
         for pk in &pks {
-            run.check(req::delete(&from, pk.clone()))?;
+            run.delete(&from, pk.clone())?;
         }
         if let Some(c) = &how.archive {
             let archive = run.store(ARCHIVE)?;
@@ -259,25 +257,21 @@ impl Conn {
             let mut puts = Vec::new();
             for ((i, t, v), _) in items.iter().zip(&archived).filter(|(_, &a)| a) {
                 let rec = ArchiveRecord { c: c.clone(), t: *t, i: i.clone(), v: v.clone() };
-                let put = run.check(req::put(&archive, &rec))?;
-                let _ = put.as_sys().add_event_listener_with_callback("error", self.absorb.as_ref().unchecked_ref());
+                let put = run.put(&archive, &rec).map_err(|e| run.error(e))?;
+                put.on_error(self.absorb.as_ref().unchecked_ref());
                 puts.push((rec, put));
             }
             // The same key archived again replaces its archived copy (by_item is unique).
             if let Some((_, last)) = puts.last_mut() {
                 let _ = run.settle(last).await?;
             }
-            let again: Vec<&ArchiveRecord> = puts.iter().filter(|(_, p)| answer_of(p.as_sys()).is_err()).map(|(r, _)| r).collect();
-            let mut olds = again.iter().map(|r| run.check(req::get_key(&by_item, Array::of2(&r.c, &r.i).into()))).collect::<Result<Vec<_>>>()?;
-            if let Some(last) = olds.last_mut() {
-                run.wait(last).await?;
-            }
-            for (rec, old) in again.iter().zip(&olds) {
-                let old = answer_of(old.as_sys()).map_err(|e| run.error(e))?;
+            let again: Vec<&ArchiveRecord> = puts.iter_mut().filter_map(|(r, p)| p.failed_with("ConstraintError").then_some(&*r)).collect();
+            let mut olds = again.iter().map(|r| run.ask(&by_item, Ask::GetKey(Array::of2(&r.c, &r.i).into()))).collect::<Result<Vec<_>>>()?;
+            for (rec, old) in again.iter().zip(run.results(&mut olds).await?) {
                 if !old.is_undefined() {
-                    run.check(req::delete(&archive, old))?;
+                    run.delete(&archive, old)?;
                 }
-                run.check(req::put(&archive, rec))?;
+                run.put(&archive, *rec).map_err(|e| run.error(e))?;
             }
         }
         run.done().await?;
@@ -307,11 +301,12 @@ impl Conn {
         names.sort_unstable();
         names.dedup();
         let run = self.begin("counting expired records", &names, false, 0)?;
-        let mut counts = expired.iter().map(|e| run.check(req::count(&run.store(e.store)?, Some(e.range_js())))).collect::<Result<Vec<_>>>()?;
-        if let Some(last) = counts.last_mut() {
-            run.wait(last).await?;
-        }
-        let n = counts.iter().map(|c| answer_of(c.as_sys()).ok().and_then(|n| n.as_f64()).unwrap_or(0.0) as u32).sum();
+        let stores = names.iter().map(|n| run.store(n)).collect::<Result<Vec<_>>>()?;
+        let mut counts = expired
+            .iter()
+            .map(|e| run.ask(&stores[names.iter().position(|n| *n == e.store).unwrap_or(0)], Ask::Count(Some(e.range_js()))))
+            .collect::<Result<Vec<Req<'_>>>>()?;
+        let n = run.results(&mut counts).await?.iter().map(|n| n.as_f64().unwrap_or(0.0) as u32).sum();
         run.done().await?;
         Ok(n)
     }
@@ -326,11 +321,7 @@ impl Conn {
     /// `undefined` if it is not there or was keyed by a time at or before `cutoff` (past its
     /// delete tier).
     pub async fn archive_get(&self, c: &JsValue, key: &JsValue, cutoff: f64) -> Result<JsValue> {
-        let run = self.begin("reading the archive", &[ARCHIVE], false, 0)?;
-        let store = run.store(ARCHIVE)?;
-        let by_item = run.check(store.index(BY_ITEM))?;
-        let rec = run.wait(&mut run.check(req::get(&by_item, Array::of2(c, key).into()))?).await?;
-        run.done().await?;
+        let rec = self.ask("reading the archive", ARCHIVE, Some(BY_ITEM), Ask::Get(Array::of2(c, key).into())).await?;
         if rec.is_undefined() {
             return Ok(JsValue::UNDEFINED);
         }
@@ -340,26 +331,19 @@ impl Conn {
 
     /// Archived values of archive `c` after `cutoff`, soonest deleted first.
     pub async fn archive_values(&self, c: &JsValue, cutoff: f64) -> Result<Array> {
-        let run = self.begin("reading the archive", &[ARCHIVE], false, 0)?;
-        let all = run.all(&mut run.check(req::get_all(&run.store(ARCHIVE)?, Some(Self::archive_range(c, cutoff)), None))?).await?;
-        run.done().await?;
+        let all: Array = self.ask("reading the archive", ARCHIVE, None, Ask::All(Some(Self::archive_range(c, cutoff)), None)).await?.unchecked_into();
         all.iter().map(|r| from_js::<ArchiveRecord>(r).map(|r| r.v)).collect()
     }
 
     /// How many records archive `c` holds after `cutoff`.
     pub async fn archive_count(&self, c: &JsValue, cutoff: f64) -> Result<u32> {
-        let run = self.begin("counting the archive", &[ARCHIVE], false, 0)?;
-        let n = run.wait(&mut run.check(req::count(&run.store(ARCHIVE)?, Some(Self::archive_range(c, cutoff))))?).await?;
-        run.done().await?;
+        let n = self.ask("counting the archive", ARCHIVE, None, Ask::Count(Some(Self::archive_range(c, cutoff)))).await?;
         Ok(n.as_f64().unwrap_or(0.0) as u32)
     }
 
     /// Empties archive `c`.
     pub async fn archive_clear(&self, c: &JsValue) -> Result<()> {
-        let run = self.begin("clearing the archive", &[ARCHIVE], true, u32::MAX)?;
-        let mut cleared = run.check(req::delete(&run.store(ARCHIVE)?, Self::archive_range(c, f64::NEG_INFINITY)))?;
-        run.wait(&mut cleared).await?;
-        run.done().await
+        self.change("clearing the archive", ARCHIVE, Some(Self::archive_range(c, f64::NEG_INFINITY))).await
     }
 
     /// `maxEntries`, in the write's transaction, after its puts: while the store holds more than
@@ -369,7 +353,7 @@ impl Conn {
     /// transaction is then aborted: nothing is written).
     pub(super) async fn enforce_cap(&self, run: &Run<'_>, store: &ObjectStore<'_>, cap: Cap, own: &[JsValue], now: f64) -> Result<Array> {
         let counted = cap.live_only.then(|| KeyRange::LowerBound(instant_bound(now), true));
-        let n = run.wait(&mut run.check(req::count(store, counted))?).await?.as_f64().unwrap_or(0.0) as u32;
+        let n = run.wait(&mut run.ask(store, Ask::Count(counted))?).await?.as_f64().unwrap_or(0.0) as u32;
         if n <= cap.max {
             return Ok(Array::new());
         }
@@ -413,7 +397,7 @@ impl Conn {
         let mut from =
             if live_only { req::range(instant_bound(now), true, never.clone(), true) } else { KeyRange::UpperBound(never.clone(), true) };
         while evicted.length() < n {
-            let got: Array = run.all(&mut run.check(req::get_all_keys(store, Some(from), Some(READ_CHUNK)))?).await?;
+            let got: Array = run.wait(&mut run.ask(store, Ask::Keys(Some(from), Some(READ_CHUNK)))?).await?.unchecked_into();
             for pk in got.iter() {
                 if evicted.length() >= n {
                     break;
@@ -422,7 +406,7 @@ impl Conn {
                 if mine.has(&key) {
                     continue;
                 }
-                run.check(req::delete(store, pk))?;
+                run.delete(store, pk)?;
                 self.hints.delete(&key);
                 evicted.push(&key);
             }

@@ -14,7 +14,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use indexed_db_futures::future::BasicRequest;
-use indexed_db_futures::internals::SystemRepr;
+use indexed_db_futures::internals::{QuerySourceInternal, SystemRepr};
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::prelude::*;
 use indexed_db_futures::transaction::{Transaction, TransactionMode};
@@ -36,7 +36,7 @@ pub(super) struct Run<'c> {
     write: bool,
     /// It has answered a request: no deadline applies any more.
     running: Cell<bool>,
-    probe: Option<BasicRequest<u32>>,
+    probe: Option<Req<'static>>,
 }
 
 /// How a request answered: its result, or the error it failed with (the transaction aborts
@@ -56,10 +56,8 @@ impl Conn {
             run = self.begin_as(op, names, write)?;
         }
         if write && work > 1 {
-            let store = run.store(names[0])?;
-            // A key no record has: the cheapest request there is.
-            let probe = store.count().with_query::<JsValue, _>(KeyRange::Only(JsValue::from_f64(f64::NEG_INFINITY))).primitive();
-            run.probe = Some(run.check(probe)?);
+            let probe = run.ask(&run.store(names[0])?, Ask::Count(Some(nothing())))?;
+            run.probe = Some(probe);
         }
         Ok(run)
     }
@@ -74,6 +72,37 @@ impl Conn {
         let mode = if write { TransactionMode::Readwrite } else { TransactionMode::Readonly };
         let tx = self.db.transaction(names).with_mode(mode).build().map_err(|e| storage_error(&self.name, op, idb_to_js(e)))?;
         Ok(Run { conn: self, op, tx, write, running: Cell::new(false), probe: None })
+    }
+}
+
+impl Conn {
+    /// One read: `ask` of object store `name` (or its index `index`), in a transaction of its own.
+    pub(super) async fn ask(&self, op: &str, name: &str, index: Option<&str>, ask: Ask) -> Result<JsValue> {
+        let run = self.begin(op, &[name], false, 0)?;
+        let store = run.store(name)?;
+        let mut req = match index {
+            Some(index) => {
+                let index = run.check(store.index(index))?;
+                run.ask(&index, ask)?
+            }
+            None => run.ask(&store, ask)?,
+        };
+        let answer = run.wait(&mut req).await?;
+        run.done().await?;
+        Ok(answer)
+    }
+
+    /// One change: the records of object store `name` in `range` deleted (all of them without
+    /// one), in a transaction of its own.
+    pub(super) async fn change(&self, op: &str, name: &str, range: Option<KeyRange<JsValue>>) -> Result<()> {
+        let run = self.begin(op, &[name], true, u32::MAX)?;
+        let store = run.store(name)?;
+        let mut req = match range {
+            Some(range) => run.delete(&store, range)?,
+            None => run.clear(&store)?,
+        };
+        run.wait(&mut req).await?;
+        run.done().await
     }
 }
 
@@ -97,55 +126,85 @@ impl<'c> Run<'c> {
     }
 
     /// A request as built by indexed_db_futures, or the error it was refused with (a put whose
-    /// value cannot be cloned, a bad key), as the JS value thrown.
+    /// value cannot be cloned, a bad key), as a storage error.
     pub fn check<T>(&self, req: indexed_db_futures::Result<T>) -> Result<T> {
         req.map_err(|e| self.error(idb_to_js(e)))
     }
 
-    /// The same, with the thrown value as it is, for the caller to name.
-    pub fn thrown<T>(req: indexed_db_futures::Result<T>) -> std::result::Result<T, JsValue> {
-        req.map_err(idb_to_js)
+    /// Asks `on` (an object store or an index of the transaction) for something.
+    pub fn ask<Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(&self, on: &Q, ask: Ask) -> Result<Req<'static>> {
+        self.check(ask.issue(on))
+    }
+
+    /// The last record of `on` in `range`, read through a cursor going backwards: `[record,
+    /// primary key]`, `undefined` if there is none.
+    pub fn last<'q, Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(&self, on: &'q Q, range: KeyRange<JsValue>) -> Result<Req<'q>> {
+        use indexed_db_futures::cursor::CursorDirection;
+        let r = self.check(on.open_cursor().with_query::<JsValue, _>(range).with_direction(CursorDirection::Prev).primitive())?;
+        Ok(Req::of(None, async move {
+            Ok(match r.await? {
+                Some(c) => {
+                    let sys: &web_sys::IdbCursorWithValue = c.as_sys().unchecked_ref();
+                    js_sys::Array::of2(&sys.value()?, &sys.primary_key()?).into()
+                }
+                None => JsValue::UNDEFINED,
+            })
+        }))
+    }
+
+    /// Puts a typed record into `store` (in-line key); what the put threw (a value that cannot be
+    /// cloned) comes back as it is, for the caller to name the value.
+    pub fn put<T: serde::Serialize>(&self, store: &ObjectStore<'_>, record: &T) -> std::result::Result<Req<'static>, JsValue> {
+        let put = store.put(record).serde().map_err(idb_to_js)?;
+        Ok(Req::new(put.as_sys().clone(), async move { put.await.map(|()| JsValue::UNDEFINED) }))
+    }
+
+    /// Puts a JS value into `store` under `key` (out-of-line key).
+    pub fn put_at(&self, store: &ObjectStore<'_>, value: JsValue, key: JsValue) -> Result<Req<'static>> {
+        let put = self.check(store.put(value).with_key(key).primitive())?;
+        Ok(Req::new(put.as_sys().clone(), put))
+    }
+
+    /// Deletes the record with `key`, or every record in a range.
+    pub fn delete(&self, store: &ObjectStore<'_>, key: impl Into<KeyRange<JsValue>>) -> Result<Req<'static>> {
+        let delete = self.check(store.delete::<JsValue, _>(key).primitive())?;
+        Ok(Req::new(delete.as_sys().clone(), async move { delete.await.map(|()| JsValue::UNDEFINED) }))
+    }
+
+    /// Deletes every record of `store`.
+    pub fn clear(&self, store: &ObjectStore<'_>) -> Result<Req<'static>> {
+        let clear = self.check(store.clear())?;
+        Ok(Req::new(clear.as_sys().clone(), async move { clear.await.map(|()| JsValue::UNDEFINED) }))
     }
 
     /// Waits for `req` (and so for every request of the transaction made before it: IndexedDB
     /// answers them in order) under the watchdog; its result, or its error as a storage error.
-    pub async fn wait<F, T>(&self, req: &mut F) -> Result<JsValue>
-    where
-        F: Future<Output = indexed_db_futures::Result<T>> + Unpin + SystemRepr<Repr = IdbRequest>,
-    {
+    pub async fn wait(&self, req: &mut Req<'_>) -> Result<JsValue> {
         let answer = self.settle(req).await?;
         answer.map_err(|e| self.error(e))
     }
 
     /// Like [`Run::wait`], but a request that failed is an answer, not an error: for a request
     /// whose error event is cancelled, so that its transaction lives on.
-    pub async fn settle<F, T>(&self, req: &mut F) -> Result<Answer>
-    where
-        F: Future<Output = indexed_db_futures::Result<T>> + Unpin + SystemRepr<Repr = IdbRequest>,
-    {
-        let _ = self.watch(req).await?;
-        Ok(answer_of(req.as_sys()))
-    }
-
-    /// The records or keys a `getAll`/`getAllKeys` request read, awaited under the watchdog.
-    pub async fn all(&self, req: &mut req::All) -> Result<js_sys::Array> {
-        let read = self.watch(req).await?;
-        Ok(read.map_err(|e| self.error(idb_to_js(e)))?.flatten().collect())
-    }
-
-    /// The same, for a request that has answered already (one before the request awaited).
-    pub fn all_ready(&self, req: &mut req::All) -> Result<js_sys::Array> {
-        match ready(req) {
-            Some(read) => Ok(read.map_err(|e| self.error(idb_to_js(e)))?.flatten().collect()),
-            None => Ok(js_sys::Array::new()),
-        }
-    }
-
-    /// Any of indexed_db_futures' futures (a cursor's), awaited under the watchdog.
-    pub async fn watch<F: Future + Unpin>(&self, req: &mut F) -> Result<F::Output> {
-        let out = Watch { req, run: self, deadline: None }.await?;
+    pub async fn settle(&self, req: &mut Req<'_>) -> Result<Answer> {
+        let answer = Watch { req: &mut *req, run: self, deadline: None }.await?;
         self.running.set(true);
-        Ok(out)
+        Ok(answer)
+    }
+
+    /// The answers of `reqs`, made in this order: the last one awaited, the others read as they
+    /// are (it answering means every one before it has).
+    pub async fn answers(&self, reqs: &mut [Req<'_>]) -> Result<Vec<Answer>> {
+        let Some((last, before)) = reqs.split_last_mut() else { return Ok(Vec::new()) };
+        let last = self.settle(last).await?;
+        let mut answers: Vec<Answer> = before.iter_mut().map(|r| r.ready().unwrap_or(Ok(JsValue::UNDEFINED))).collect();
+        answers.push(last);
+        Ok(answers)
+    }
+
+    /// [`Run::answers`] where every request must succeed: their results.
+    pub async fn results(&self, reqs: &mut [Req<'_>]) -> Result<Vec<JsValue>> {
+        self.answers(reqs).await?.into_iter().map(|a| a.map_err(|e| self.error(e))).collect()
     }
 
     /// Waits for the transaction to commit (a write) or lets it end on its own (a read, which
@@ -162,8 +221,7 @@ impl<'c> Run<'c> {
                 Some(probe) => probe,
                 None => {
                     let first = self.tx.as_sys().object_store_names().get(0).unwrap_or_default();
-                    let store = self.store(&first)?;
-                    self.check(store.count().with_query::<JsValue, _>(KeyRange::Only(JsValue::from_f64(f64::NEG_INFINITY))).primitive())?
+                    self.ask(&self.store(&first)?, Ask::Count(Some(nothing())))?
                 }
             };
             self.wait(&mut probe).await?;
@@ -203,30 +261,27 @@ impl<'c> Run<'c> {
     }
 }
 
-/// How a finished request answered, read from the request itself.
-pub(super) fn answer_of(req: &IdbRequest) -> Answer {
-    match req.error() {
-        Ok(Some(e)) => Err(e.into()),
-        Ok(None) => req.result(),
-        Err(e) => Err(e),
-    }
+/// A key no record has (`-Infinity`): the probe counts it, the cheapest request there is.
+fn nothing() -> KeyRange<JsValue> {
+    KeyRange::Only(JsValue::from_f64(f64::NEG_INFINITY))
 }
+
 
 /// A request awaited under the watchdog: ready when the request answers; an error when the
 /// transaction has answered nothing (neither it nor the probe) by its deadline.
-struct Watch<'r, 'c, F> {
-    req: &'r mut F,
+struct Watch<'r, 'c, 't> {
+    req: &'r mut Req<'t>,
     run: &'r Run<'c>,
     deadline: Option<Deadline>,
 }
 
-impl<F: Future + Unpin> Future for Watch<'_, '_, F> {
-    type Output = Result<F::Output>;
+impl Future for Watch<'_, '_, '_> {
+    type Output = Result<Answer>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
-        if let Poll::Ready(out) = Pin::new(&mut *this.req).poll(cx) {
-            return Poll::Ready(Ok(out));
+        if let Poll::Ready(answer) = this.req.poll(cx) {
+            return Poll::Ready(Ok(answer));
         }
         if this.run.running.get() {
             return Poll::Pending;
@@ -238,7 +293,7 @@ impl<F: Future + Unpin> Future for Watch<'_, '_, F> {
         }
         // The probe answered: the browser runs the transaction, which is only slow. The request's
         // own answer wakes this future later.
-        if this.run.probe.as_ref().is_some_and(|p| p.as_sys().ready_state() == web_sys::IdbRequestReadyState::Done) {
+        if this.run.probe.as_ref().is_some_and(|p| p.sys.as_ref().is_some_and(|s| s.ready_state() == web_sys::IdbRequestReadyState::Done)) {
             this.run.running.set(true);
             return Poll::Pending;
         }
@@ -246,41 +301,111 @@ impl<F: Future + Unpin> Future for Watch<'_, '_, F> {
     }
 }
 
-/// The output of a future that has finished already (a request answered before the one
-/// awaited), without waiting.
-pub(super) fn ready<F: Future + Unpin>(f: &mut F) -> Option<F::Output> {
-    match Pin::new(f).poll(&mut Context::from_waker(std::task::Waker::noop())) {
-        Poll::Ready(out) => Some(out),
-        Poll::Pending => None,
+/// One request of a transaction: one of indexed_db_futures' futures, answering with a JS value
+/// (a record, a key, an array of them, a count, `undefined`) or the DOMException it failed with.
+pub(super) struct Req<'t> {
+    fut: Pin<Box<dyn Future<Output = Answer> + 't>>,
+    sys: Option<IdbRequest>,
+    answer: Option<Answer>,
+}
+
+impl std::fmt::Debug for Req<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Req")
+    }
+}
+
+impl<'t> Req<'t> {
+    fn new(sys: IdbRequest, fut: impl Future<Output = indexed_db_futures::Result<JsValue>> + 't) -> Self {
+        Req::of(Some(sys), fut)
+    }
+
+    fn of(sys: Option<IdbRequest>, fut: impl Future<Output = indexed_db_futures::Result<JsValue>> + 't) -> Self {
+        Req { fut: Box::pin(async move { fut.await.map_err(idb_to_js) }), sys, answer: None }
+    }
+
+    fn poll(&mut self, cx: &mut Context<'_>) -> Poll<Answer> {
+        if let Some(answer) = &self.answer {
+            return Poll::Ready(answer.clone());
+        }
+        let answer = std::task::ready!(self.fut.as_mut().poll(cx));
+        self.answer = Some(answer.clone());
+        Poll::Ready(answer)
+    }
+
+    /// The answer of a request that has answered already (one made before the request awaited),
+    /// without waiting.
+    pub fn ready(&mut self) -> Option<Answer> {
+        match self.poll(&mut Context::from_waker(std::task::Waker::noop())) {
+            Poll::Ready(answer) => Some(answer),
+            Poll::Pending => None,
+        }
+    }
+
+    /// Also calls `listener` on the request's error event, before it reaches the transaction.
+    pub fn on_error(&self, listener: &js_sys::Function) {
+        if let Some(sys) = &self.sys {
+            let _ = sys.add_event_listener_with_callback("error", listener);
+        }
+    }
+
+    /// Whether it failed with a DOMException named `name`.
+    pub fn failed_with(&mut self, name: &str) -> bool {
+        matches!(self.ready(), Some(Err(e)) if e.dyn_ref::<web_sys::DomException>().is_some_and(|x| x.name() == name))
+    }
+}
+
+/// What a request asks of an object store or index, as data.
+#[derive(Debug)]
+pub(super) enum Ask {
+    /// The record with a key (or the first in a range); `undefined` if none.
+    Get(JsValue),
+    /// The primary key of the record with a key; `undefined` if none.
+    GetKey(JsValue),
+    /// Every record in a range (all without one), at most a number of them: an array.
+    All(Option<KeyRange<JsValue>>, Option<u32>),
+    /// Every primary key in a range (all without one), at most a number of them: an array.
+    Keys(Option<KeyRange<JsValue>>, Option<u32>),
+    /// How many records in a range (all without one).
+    Count(Option<KeyRange<JsValue>>),
+}
+
+impl Ask {
+    fn issue<Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(self, on: &Q) -> indexed_db_futures::Result<Req<'static>> {
+        fn one(r: BasicRequest<Option<JsValue>>) -> Req<'static> {
+            Req::new(r.as_sys().clone(), async move { r.await.map(|v| v.unwrap_or(JsValue::UNDEFINED)) })
+        }
+        fn many(r: req::All) -> Req<'static> {
+            Req::of(None, async move { r.await.map(|it| it.flatten().collect::<js_sys::Array>().into()) })
+        }
+        Ok(match self {
+            Ask::Get(key) => one(on.get::<JsValue, JsValue, _>(key).primitive()?),
+            Ask::GetKey(key) => one(on.get_key::<JsValue, _>(key).primitive()?),
+            Ask::All(range, limit) => many(req::get_all(on, range, limit)?),
+            Ask::Keys(range, limit) => many(req::get_all_keys(on, range, limit)?),
+            Ask::Count(range) => {
+                let r = req::count(on, range)?;
+                Req::new(r.as_sys().clone(), async move { r.await.map(JsValue::from) })
+            }
+        })
     }
 }
 
 /// The requests the store makes, each one of indexed_db_futures' futures, with keys, ranges and
 /// results as JS values (records are converted by serde-wasm-bindgen where they are read).
 pub(super) mod req {
-    use indexed_db_futures::future::{BasicRequest, GetAllPrimitiveRequest, VoidRequest};
+    use indexed_db_futures::future::{BasicRequest, GetAllPrimitiveRequest};
     use indexed_db_futures::internals::{QuerySourceInternal, SystemRepr};
-    use indexed_db_futures::object_store::ObjectStore;
     use indexed_db_futures::prelude::*;
     use indexed_db_futures::{KeyRange, Result};
     use wasm_bindgen::prelude::*;
 
-    /// A record (or its primary key, for `get_key`) by key or first in a range.
-    pub type One = BasicRequest<Option<JsValue>>;
     /// Records or primary keys in a range.
     pub type All = GetAllPrimitiveRequest<JsValue>;
 
     /// `[lower, upper]`, bounds open as told.
     pub fn range(lower: JsValue, lower_open: bool, upper: JsValue, upper_open: bool) -> KeyRange<JsValue> {
         KeyRange::Bound(lower, lower_open, upper, upper_open)
-    }
-
-    pub fn get<Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(qs: &Q, key: JsValue) -> Result<One> {
-        qs.get::<JsValue, JsValue, _>(key).primitive()
-    }
-
-    pub fn get_key<Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(qs: &Q, key: JsValue) -> Result<One> {
-        qs.get_key::<JsValue, _>(key).primitive()
     }
 
     /// Every record in `range` (all of them with `None`), at most `limit`.
@@ -309,24 +434,5 @@ pub(super) mod req {
             None => qs.count().primitive(),
             Some(r) => qs.count().with_query::<JsValue, _>(r).primitive(),
         }
-    }
-
-    /// Puts a typed record (in-line key).
-    pub fn put<T: serde::Serialize>(store: &ObjectStore<'_>, record: &T) -> Result<VoidRequest> {
-        store.put(record).serde()
-    }
-
-    /// Puts a JS value under `key` (out-of-line key).
-    pub fn put_at(store: &ObjectStore<'_>, value: JsValue, key: JsValue) -> Result<BasicRequest<JsValue>> {
-        store.put(value).with_key(key).primitive()
-    }
-
-    /// Deletes the record with `key`, or every record in a range.
-    pub fn delete(store: &ObjectStore<'_>, key: impl Into<KeyRange<JsValue>>) -> Result<VoidRequest> {
-        store.delete::<JsValue, _>(key).primitive()
-    }
-
-    pub fn clear(store: &ObjectStore<'_>) -> Result<VoidRequest> {
-        store.clear()
     }
 }

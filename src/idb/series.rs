@@ -7,18 +7,15 @@
 //! per bucket, not one per event. The unique index `by_bucket` (`[s, k, t, q]`) finds the bucket
 //! an event belongs to.
 
-use indexed_db_futures::cursor::CursorDirection;
-use indexed_db_futures::internals::SystemRepr;
 use indexed_db_futures::object_store::ObjectStore;
-use indexed_db_futures::prelude::*;
 use indexed_db_futures::KeyRange;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::records::{from_js, BucketRecord};
-use super::runner::{ready, req, Run};
+use super::runner::{req, Ask, Run};
 use super::schema::{BUCKETS, BY_BUCKET};
-use super::{idb_to_js, Conn, Expired};
+use super::{Conn, Expired};
 use crate::core::buckets::{fill, group, Granularity};
 use crate::core::error::Result;
 use crate::core::text::quote;
@@ -75,33 +72,22 @@ impl Conn {
         let pairs: Vec<(String, f64)> = input.meta_keys.iter().cloned().zip(input.times_ms.iter().copied()).collect();
         let groups = group(&pairs, granularity);
         let by_bucket = run.check(store.index(BY_BUCKET))?;
-        // The last bucket of every (meta, span), found all at once.
+        // The last bucket of every (meta, span), found all at once: `[bucket, primary key]`.
         let mut lookups = groups
             .iter()
             .map(|g| {
                 let lower = arr(&[s.into(), g.meta_key.as_str().into(), g.start_ms.into()]);
                 let upper = arr(&[s.into(), g.meta_key.as_str().into(), g.start_ms.into(), Array::new().into()]);
-                run.check(by_bucket.open_cursor().with_query::<JsValue, _>(req::range(lower, false, upper, false)).with_direction(CursorDirection::Prev).primitive())
+                run.last(&by_bucket, req::range(lower, false, upper, false))
             })
             .collect::<Result<Vec<_>>>()?;
         let mut found = Vec::with_capacity(lookups.len());
-        // The last one is awaited (its answer means every one before it has answered), the
-        // others read as they are.
-        let mut last = match lookups.last_mut() {
-            Some(last) => Some(run.watch(last).await?),
-            None => None,
-        };
-        let n = lookups.len();
-        for (i, lookup) in lookups.iter_mut().enumerate() {
-            let answer = if i + 1 == n { last.take() } else { ready(lookup) };
-            let cursor = answer.transpose().map_err(|e| run.error(idb_to_js(e)))?.flatten();
-            found.push(match cursor {
-                Some(c) => {
-                    let sys: &web_sys::IdbCursorWithValue = c.as_sys().unchecked_ref();
-                    let bucket: BucketRecord = from_js(sys.value().map_err(|e| run.error(e))?)?;
-                    Some((bucket, sys.primary_key().map_err(|e| run.error(e))?))
-                }
-                None => None,
+        for last in run.results(&mut lookups).await? {
+            found.push(if last.is_undefined() {
+                None
+            } else {
+                let last: &Array = last.unchecked_ref();
+                Some((from_js::<BucketRecord>(last.get(0))?, last.get(1)))
             });
         }
         let mut written = 0;
@@ -117,7 +103,7 @@ impl Conn {
                 let (mut ts, ev, q) = match (last.take(), n) {
                     (Some((b, pk)), 0) => {
                         // The bucket's key holds its latest time, which may change: move it.
-                        run.check(req::delete(store, pk))?;
+                        run.delete(store, pk)?;
                         (b.ts, b.ev.unchecked_into::<Array>().slice(0, b.n), last_q)
                     }
                     // New buckets continue the sequence of the span's last one (or start at 0).
@@ -138,7 +124,7 @@ impl Conn {
                     ts,
                     ev: ev.into(),
                 };
-                Run::thrown(req::put(store, &rec)).map_err(|e| self.clone_error(&format!("an event of time series {}", quote(s)), e))?;
+                run.put(store, &rec).map_err(|e| self.clone_error(&format!("an event of time series {}", quote(s)), e))?;
                 written += 1;
                 from = to;
             }
@@ -148,11 +134,7 @@ impl Conn {
 
     /// Every bucket of `s` in `range` (of `by_bucket` with `index`, else of the store).
     async fn buckets(&self, op: &str, range: KeyRange<JsValue>, index: bool) -> Result<Vec<BucketRecord>> {
-        let run = self.begin(op, &[BUCKETS], false, 0)?;
-        let store = run.store(BUCKETS)?;
-        let mut all = if index { run.check(req::get_all(&run.check(store.index(BY_BUCKET))?, Some(range), None))? } else { run.check(req::get_all(&store, Some(range), None))? };
-        let all = run.all(&mut all).await?;
-        run.done().await?;
+        let all: Array = self.ask(op, BUCKETS, index.then_some(BY_BUCKET), Ask::All(Some(range), None)).await?.unchecked_into();
         all.iter().map(from_js).collect()
     }
 
@@ -192,23 +174,17 @@ impl Conn {
 
     /// Number of bucket records stored for `s`, expired or not.
     pub async fn count_buckets(&self, s: &str) -> Result<u32> {
-        self.count_in("counting buckets", BUCKETS, all_of(s)).await
+        Ok(self.ask("counting buckets", BUCKETS, None, Ask::Count(Some(all_of(s)))).await?.as_f64().unwrap_or(0.0) as u32)
     }
 
     /// Every bucket record of `s` (for export).
     pub async fn all_buckets(&self, s: &str) -> Result<Array> {
-        let run = self.begin("reading buckets", &[BUCKETS], false, 0)?;
-        let all = run.all(&mut run.check(req::get_all(&run.store(BUCKETS)?, Some(all_of(s)), None))?).await?;
-        run.done().await?;
-        Ok(all)
+        Ok(self.ask("reading buckets", BUCKETS, None, Ask::All(Some(all_of(s)), None)).await?.unchecked_into())
     }
 
     /// Removes every bucket of `s`.
     pub async fn clear_series(&self, s: &str) -> Result<()> {
-        let run = self.begin("clearing a time series", &[BUCKETS], true, u32::MAX)?;
-        let mut cleared = run.check(req::delete(&run.store(BUCKETS)?, all_of(s)))?;
-        run.wait(&mut cleared).await?;
-        run.done().await
+        self.change("clearing a time series", BUCKETS, Some(all_of(s))).await
     }
 }
 
