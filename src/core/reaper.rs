@@ -1,7 +1,10 @@
-//! Reaper planning and bookkeeping: how much one pass may remove, in which batches, and the
-//! counters `stats()` reports. The IndexedDB adapter executes the plan; nothing here does I/O.
+//! Reaper planning and bookkeeping: which turns one pass runs and in which order, how much it
+//! may remove, in which batches, and the counters `stats()` reports. The IndexedDB adapter
+//! executes the plan; nothing here does I/O.
 
+use crate::core::buckets::SeriesOptions;
 use crate::core::error::{Error, Result};
+use crate::core::ttl_index::TtlIndex;
 
 /// Default period of the background reaper (MongoDB's TTL monitor runs every 60 s).
 pub const DEFAULT_REAP_INTERVAL_MS: f64 = 60_000.0;
@@ -91,6 +94,125 @@ impl ReapLimits {
         }
         (f64::from(removed) * 1000.0 / f64::from(self.max_removes_per_second) - took_ms).max(0.0)
     }
+}
+
+/// What a pass plans from: the store's options and the definitions it read at its start.
+#[derive(Debug, Clone, Default)]
+pub struct PassInput<'a> {
+    /// Whether `onExpire` was given: every live turn is offered to it.
+    pub hook: bool,
+    /// `archiveFor` of the key-value entries, in ms.
+    pub archive_for_ms: Option<f64>,
+    /// Each collection, in the order its turn runs, with its TTL index if it has one.
+    pub collections: Vec<(&'a str, Option<&'a TtlIndex>)>,
+    /// Each time series, in the order its turn runs.
+    pub series: Vec<(&'a str, &'a SeriesOptions)>,
+}
+
+/// One turn of a pass: the records of `whose` expired (or, for an archive, past their delete
+/// tier) through `through_ms`, and how they leave.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Turn<'a> {
+    /// Whose records.
+    pub whose: Whose<'a>,
+    /// Records keyed by a time at or before this instant (Unix ms) are due.
+    pub through_ms: f64,
+    /// `None`: a plain range delete; otherwise offered to `onExpire` and/or moved to an archive
+    /// first.
+    pub offer: Option<OfferPlan<'a>>,
+}
+
+/// Whose records a turn removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whose<'a> {
+    /// The key-value entries, keyed by expiry.
+    Entries,
+    /// A collection's documents, keyed by their reference time.
+    Collection(&'a str),
+    /// A time series' whole buckets, keyed by their latest event.
+    Series(&'a str),
+    /// An archive's records, keyed by the time they were archived under; not live data.
+    Archive(ArchiveId<'a>),
+}
+
+/// Which archive records belong to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveId<'a> {
+    /// The key-value entries' (`archiveFor`).
+    Entries,
+    /// A collection's (an archive tier of its TTL index).
+    Collection(&'a str),
+}
+
+/// What kind of record a turn offers (`kind` of an `onExpire` record).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfferKind {
+    /// A key-value entry.
+    Entry,
+    /// A collection's document.
+    Document,
+    /// A time series' bucket of events.
+    Events,
+}
+
+/// How a turn hands its records on before they leave.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OfferPlan<'a> {
+    /// What the records are.
+    pub kind: OfferKind,
+    /// The collection or time series (`None` for entries).
+    pub name: Option<&'a str>,
+    /// Added to a record's time to get the `expiresAt` it is offered with: its delete tier when
+    /// it moves to an archive (infinite: none), its expiry otherwise.
+    pub after_ms: f64,
+    /// The archive the records move to; `None`: they are deleted.
+    pub archive: Option<ArchiveId<'a>>,
+}
+
+impl Turn<'_> {
+    /// Whether the turn removes live data (not an archive's delete tier).
+    pub fn is_live(&self) -> bool {
+        !matches!(self.whose, Whose::Archive(_))
+    }
+}
+
+/// The turns of a pass starting at `now_ms`, in the order they run: the entries, each
+/// collection with a TTL index, each time series with an expiry, then the archives' delete tiers
+/// (entries' first, then each collection's). A turn is offered when there is a hook or it moves
+/// records to an archive; the archives' turns offer nothing. An archive whose tier is gone
+/// (no `archiveFor`, a TTL index without archive tier) is emptied: its cut-off is `now_ms`.
+pub fn plan_pass<'a>(input: &PassInput<'a>, now_ms: f64) -> Vec<Turn<'a>> {
+    let hook = input.hook;
+    let archive_for_ms = input.archive_for_ms;
+    let entries_offer = (hook || archive_for_ms.is_some()).then(|| OfferPlan {
+        kind: OfferKind::Entry,
+        name: None,
+        after_ms: archive_for_ms.unwrap_or(0.0),
+        archive: archive_for_ms.map(|_| ArchiveId::Entries),
+    });
+    let mut turns = vec![Turn { whose: Whose::Entries, through_ms: now_ms, offer: entries_offer }];
+    let archive_turn = |id, through_ms| Turn { whose: Whose::Archive(id), through_ms, offer: None };
+    let mut archives = vec![archive_turn(ArchiveId::Entries, now_ms - archive_for_ms.unwrap_or(0.0))];
+    for &(name, ttl) in &input.collections {
+        let Some(ttl) = ttl else { continue };
+        // An archive tier offers each document with its delete tier; without one, with its
+        // expiry.
+        let (after_ms, archive) = match ttl.archive_until_secs {
+            Some(until_secs) => (until_secs * 1000.0, Some(ArchiveId::Collection(name))),
+            None => (ttl.expire_after_secs * 1000.0, None),
+        };
+        let offer = (hook || archive.is_some()).then_some(OfferPlan { kind: OfferKind::Document, name: Some(name), after_ms, archive });
+        turns.push(Turn { whose: Whose::Collection(name), through_ms: ttl.expired_through_ms(now_ms), offer });
+        archives.push(archive_turn(ArchiveId::Collection(name), ttl.archive_through_ms(now_ms).unwrap_or(now_ms)));
+    }
+    for &(name, options) in &input.series {
+        let Some(through_ms) = options.expired_through_ms(now_ms) else { continue };
+        let after_ms = options.expire_after_secs.unwrap_or(0.0) * 1000.0;
+        let offer = hook.then_some(OfferPlan { kind: OfferKind::Events, name: Some(name), after_ms, archive: None });
+        turns.push(Turn { whose: Whose::Series(name), through_ms, offer });
+    }
+    turns.extend(archives);
+    turns
 }
 
 /// The pause before the next background pass when the last one stopped at a cap: expired
@@ -322,5 +444,161 @@ mod tests {
         s.record(&ok, 3.0);
         assert_eq!((s.hand_off_failures, s.failed_in_a_row, s.handed_off_total, s.archived_total), (2, 0, 7, 2));
         assert_eq!(s.removed_total, 7);
+    }
+
+    mod plan {
+        use super::super::*;
+        use crate::core::buckets::Granularity;
+        use crate::core::ttl_index::TimeUnit;
+
+        const T: f64 = 1_798_761_600_000.0; // 2027-01-01T00:00:00Z
+        const MIN: f64 = 60_000.0;
+        const HOUR: f64 = 3_600_000.0;
+        const DAY: f64 = 24.0 * HOUR;
+
+        fn ttl(expire_after_secs: f64, archive_until_secs: Option<f64>) -> TtlIndex {
+            TtlIndex { field: "at".into(), expire_after_secs, unit: TimeUnit::Seconds, archive_until_secs }
+        }
+
+        fn series(expire_after_secs: Option<f64>) -> SeriesOptions {
+            SeriesOptions { time_field: "ts".into(), meta_field: None, granularity: Granularity::Minutes, expire_after_secs }
+        }
+
+        fn plain(whose: Whose<'static>, through_ms: f64) -> Turn<'static> {
+            Turn { whose, through_ms, offer: None }
+        }
+
+        fn offered(whose: Whose<'static>, through_ms: f64, kind: OfferKind, after_ms: f64, archive: Option<ArchiveId<'static>>) -> Turn<'static> {
+            let name = match whose {
+                Whose::Collection(n) | Whose::Series(n) => Some(n),
+                _ => None,
+            };
+            Turn { whose, through_ms, offer: Some(OfferPlan { kind, name, after_ms, archive }) }
+        }
+
+        use ArchiveId as A;
+        use OfferKind::{Document, Entry, Events};
+        use Whose::{Archive, Collection, Entries, Series};
+
+        #[test]
+        fn turns_follow_the_hook_and_the_archives() {
+            let (minute, tiered, forever) = (ttl(60.0, None), ttl(60.0, Some(3_600.0)), ttl(60.0, Some(f64::INFINITY)));
+            let (hourly, endless) = (series(Some(3_600.0)), series(None));
+            let input = |hook, archive_for_ms, collections, series| PassInput { hook, archive_for_ms, collections, series };
+            // (case, input, expected turns in order)
+            let table: Vec<(&str, PassInput<'_>, Vec<Turn<'_>>)> = vec![
+                (
+                    "nothing defined: the entries and their (empty) archive",
+                    input(false, None, vec![], vec![]),
+                    vec![plain(Entries, T), plain(Archive(A::Entries), T)],
+                ),
+                (
+                    "no hook, no archive: plain range deletes",
+                    input(false, None, vec![("docs", Some(&minute))], vec![("events", &hourly)]),
+                    vec![
+                        plain(Entries, T),
+                        plain(Collection("docs"), T - MIN),
+                        plain(Series("events"), T - HOUR),
+                        plain(Archive(A::Entries), T),
+                        plain(Archive(A::Collection("docs")), T),
+                    ],
+                ),
+                (
+                    "a hook only: every live turn is offered, nothing archived",
+                    input(true, None, vec![("docs", Some(&minute))], vec![("events", &hourly)]),
+                    vec![
+                        offered(Entries, T, Entry, 0.0, None),
+                        offered(Collection("docs"), T - MIN, Document, MIN, None),
+                        offered(Series("events"), T - HOUR, Events, HOUR, None),
+                        plain(Archive(A::Entries), T),
+                        plain(Archive(A::Collection("docs")), T),
+                    ],
+                ),
+                (
+                    "archiveFor on the entries, no hook: the entries move to archive 0",
+                    input(false, Some(DAY), vec![], vec![]),
+                    vec![offered(Entries, T, Entry, DAY, Some(A::Entries)), plain(Archive(A::Entries), T - DAY)],
+                ),
+                (
+                    "archiveFor and a hook",
+                    input(true, Some(DAY), vec![], vec![]),
+                    vec![offered(Entries, T, Entry, DAY, Some(A::Entries)), plain(Archive(A::Entries), T - DAY)],
+                ),
+                (
+                    "an archive tier moves documents, offered with their delete tier; none deletes them",
+                    input(false, None, vec![("tiered", Some(&tiered)), ("plain", Some(&minute))], vec![]),
+                    vec![
+                        plain(Entries, T),
+                        offered(Collection("tiered"), T - MIN, Document, HOUR, Some(A::Collection("tiered"))),
+                        plain(Collection("plain"), T - MIN),
+                        plain(Archive(A::Entries), T),
+                        plain(Archive(A::Collection("tiered")), T - HOUR),
+                        plain(Archive(A::Collection("plain")), T),
+                    ],
+                ),
+                (
+                    "an archive tier without delete tier keeps its archive",
+                    input(true, None, vec![("kept", Some(&forever))], vec![]),
+                    vec![
+                        offered(Entries, T, Entry, 0.0, None),
+                        offered(Collection("kept"), T - MIN, Document, f64::INFINITY, Some(A::Collection("kept"))),
+                        plain(Archive(A::Entries), T),
+                        plain(Archive(A::Collection("kept")), f64::NEG_INFINITY),
+                    ],
+                ),
+                (
+                    "a collection without TTL index and a series without expireAfter have no turn",
+                    input(true, None, vec![("untimed", None)], vec![("endless", &endless)]),
+                    vec![offered(Entries, T, Entry, 0.0, None), plain(Archive(A::Entries), T)],
+                ),
+                (
+                    "collections in the given order, then series, then every archive",
+                    input(
+                        false,
+                        Some(MIN),
+                        vec![("b", Some(&minute)), ("untimed", None), ("a", Some(&tiered))],
+                        vec![("z", &hourly), ("endless", &endless), ("y", &hourly)],
+                    ),
+                    vec![
+                        offered(Entries, T, Entry, MIN, Some(A::Entries)),
+                        plain(Collection("b"), T - MIN),
+                        offered(Collection("a"), T - MIN, Document, HOUR, Some(A::Collection("a"))),
+                        plain(Series("z"), T - HOUR),
+                        plain(Series("y"), T - HOUR),
+                        plain(Archive(A::Entries), T - MIN),
+                        plain(Archive(A::Collection("b")), T),
+                        plain(Archive(A::Collection("a")), T - HOUR),
+                    ],
+                ),
+            ];
+            for (case, input, want) in table {
+                assert_eq!(plan_pass(&input, T), want, "{case}");
+            }
+        }
+
+        #[test]
+        fn archive_turns_come_last_and_only_they_are_not_live() {
+            let (minute, hourly) = (ttl(60.0, Some(120.0)), series(Some(1.0)));
+            let input = PassInput { hook: true, archive_for_ms: Some(MIN), collections: vec![("c", Some(&minute))], series: vec![("s", &hourly)] };
+            let live: Vec<bool> = plan_pass(&input, T).iter().map(Turn::is_live).collect();
+            assert_eq!(live, [true, true, true, false, false]);
+            assert!(plan_pass(&input, T).iter().all(|t| t.is_live() != t.offer.is_none()), "archive turns offer nothing, live ones here all do");
+        }
+
+        #[test]
+        fn cutoffs_move_with_now() {
+            let (minute, hourly) = (ttl(60.0, Some(3_600.0)), series(Some(3_600.0)));
+            let input = PassInput { hook: false, archive_for_ms: Some(DAY), collections: vec![("c", Some(&minute))], series: vec![("s", &hourly)] };
+            // (now, expected cut-off of each turn in order)
+            let table = [
+                (T, [T, T - MIN, T - HOUR, T - DAY, T - HOUR]),
+                (T + 1_500.0, [T + 1_500.0, T + 1_500.0 - MIN, T + 1_500.0 - HOUR, T + 1_500.0 - DAY, T + 1_500.0 - HOUR]),
+                (0.0, [0.0, -MIN, -HOUR, -DAY, -HOUR]),
+            ];
+            for (now, want) in table {
+                let got: Vec<f64> = plan_pass(&input, now).iter().map(|t| t.through_ms).collect();
+                assert_eq!(got, want, "now {now}");
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@ use crate::core::buckets::SeriesOptions;
 use crate::core::config::StoreConfig;
 use crate::core::entry::{ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
-use crate::core::reaper::{next_pass_in_ms, ReapLimits, ReapReport, ReaperStats};
+use crate::core::reaper::{next_pass_in_ms, plan_pass, ArchiveId, OfferKind, PassInput, ReapLimits, ReapReport, ReaperStats, Turn, Whose};
 use crate::idb::{Cap, Conn, Definition, Expired, ExpiryChange, Offer, Write};
 use crate::channel::Channel;
 use crate::timer::{now_ms, sleep, Leadership, ReaperTimer};
@@ -384,63 +384,35 @@ impl Store {
         let hook = self.0.hook.as_ref();
         // Definitions are read afresh: another tab may have created or changed a collection.
         let defs = conn.definitions().await?;
-        // The entries first, then each collection with a TTL index, then each time series with
-        // an expiry. With onExpire or an archive, a turn's records are offered / archived
-        // before they leave (Offer), instead of removed by range.
-        let archive_for = self.0.config.archive_for_ms;
-        let entries = Expired::entries(started);
-        let entries = match (hook, archive_for) {
-            (None, None) => entries,
-            _ => {
-                let c = archive_for.map(|_| JsValue::from_f64(ENTRIES_ARCHIVE));
-                entries.offered(Offer { kind: "entry", name: None, after_ms: archive_for.unwrap_or(0.0), archive: c, hook, now: started })
-            }
+        // Which turns, in which order, offered or archived how: core's plan, over these
+        // definitions.
+        let input = PassInput {
+            hook: hook.is_some(),
+            archive_for_ms: self.0.config.archive_for_ms,
+            collections: defs
+                .iter()
+                .filter_map(|d| match d {
+                    Definition::Collection { name, ttl, .. } => Some((name.as_str(), ttl.as_ref())),
+                    Definition::Series { .. } => None,
+                })
+                .collect(),
+            series: defs
+                .iter()
+                .filter_map(|d| match d {
+                    Definition::Series { name, options } => Some((name.as_str(), options)),
+                    Definition::Collection { .. } => None,
+                })
+                .collect(),
         };
-        let mut turns = vec![(Whose::Entries, entries)];
-        let mut archives = vec![Expired::archived(&JsValue::from_f64(ENTRIES_ARCHIVE), started - archive_for.unwrap_or(0.0))];
-        for def in &defs {
-            match def {
-                Definition::Collection { name, ttl: Some(ttl), .. } => {
-                    let docs = Expired::docs(name, ttl.expired_through_ms(started));
-                    // An archive tier offers each document with its delete tier; without one,
-                    // with its expiry.
-                    let (after_ms, archive) = match ttl.archive_until_secs {
-                        Some(until) => (until * 1000.0, Some(JsValue::from_str(name))),
-                        None => (ttl.expire_after_secs * 1000.0, None),
-                    };
-                    let docs = match (hook, &archive) {
-                        (None, None) => docs,
-                        _ => docs.offered(Offer { kind: "document", name: Some(name), after_ms, archive, hook, now: started }),
-                    };
-                    turns.push((Whose::Collection(name), docs));
-                    // What reached the delete tier leaves the archive (everything archived, once
-                    // the tier is gone).
-                    let cutoff = ttl.archive_through_ms(started).unwrap_or(started);
-                    archives.push(Expired::archived(&JsValue::from_str(name), cutoff));
-                }
-                Definition::Series { name, options } => {
-                    if let Some(cutoff) = options.expired_through_ms(started) {
-                        let buckets = Expired::buckets(name, cutoff);
-                        let after_ms = options.expire_after_secs.unwrap_or(0.0) * 1000.0;
-                        let buckets = match hook {
-                            None => buckets,
-                            Some(_) => buckets.offered(Offer { kind: "events", name: Some(name), after_ms, archive: None, hook, now: started }),
-                        };
-                        turns.push((Whose::Series(name), buckets));
-                    }
-                }
-                _ => {}
-            }
-        }
-        // Last, what reached its delete tier in the archives: plain range deletes.
-        turns.extend(archives.into_iter().map(|a| (Whose::Archive, a)));
+        let plan = plan_pass(&input, started);
+        let turns: Vec<(&Turn<'_>, Expired)> = plan.iter().map(|turn| (turn, expired(turn, hook, started))).collect();
         let mut report = ReapReport::default();
         let (mut removed, mut capped, mut failure) = (0u32, false, None);
         let (mut keys, doc_ids, buckets) = (JsValue::UNDEFINED, Object::new(), Object::new());
-        for (whose, expired) in &turns {
+        for (turn, expired) in &turns {
             // After a failed hand-off the live turns wait for the next pass; the archives' delete
             // tiers, which offer nothing, still run.
-            if failure.is_some() && !matches!(whose, Whose::Archive) {
+            if failure.is_some() && turn.is_live() {
                 continue;
             }
             let ids = Array::new();
@@ -455,7 +427,7 @@ impl Store {
                 Err(e) => return Err(e),
             };
             capped |= hit;
-            if matches!(whose, Whose::Archive) {
+            if !turn.is_live() {
                 // Not live data: counted apart, and no "expired" event.
                 removed -= here;
                 report.archive_removed += here;
@@ -465,14 +437,14 @@ impl Store {
                 report.handed_off += here;
             }
             report.archived += expired.archived_so_far();
-            match *whose {
+            match turn.whose {
                 Whose::Entries => keys = ids.into(),
                 Whose::Collection(name) if here > 0 => {
-                    report.collections.push((name.clone(), here));
+                    report.collections.push((name.to_owned(), here));
                     let _ = Reflect::set(&doc_ids, &name.into(), &ids);
                 }
                 Whose::Series(name) if here > 0 => {
-                    report.buckets.push((name.clone(), here));
+                    report.buckets.push((name.to_owned(), here));
                     let _ = Reflect::set(&buckets, &name.into(), &here.into());
                 }
                 _ => {}
@@ -482,7 +454,7 @@ impl Store {
         // Only a pass stopped by a cap or a failed hand-off can have left expired records behind
         // (the archive's are not counted: they are no longer live data).
         report.remaining = if capped {
-            let live_turns: Vec<Expired> = turns.into_iter().filter(|t| !matches!(t.0, Whose::Archive)).map(|t| t.1).collect();
+            let live_turns: Vec<Expired> = turns.into_iter().filter(|t| t.0.is_live()).map(|t| t.1).collect();
             conn.count_expired(&live_turns).await?
         } else {
             0
@@ -702,13 +674,30 @@ const MAX_EVICT_ROUNDS: u32 = 8;
 /// The `c` of the key-value entries' records in the archive store (collections use their name).
 const ENTRIES_ARCHIVE: f64 = 0.0;
 
-/// Whose expired records a turn of a pass removes.
-enum Whose<'a> {
-    Entries,
-    /// Archived entries past their delete tier.
-    Archive,
-    Collection(&'a String),
-    Series(&'a String),
+/// The adapter's range for one turn of the plan, offered as the plan says (`now`: the pass's
+/// start).
+fn expired(turn: &Turn<'_>, hook: Option<&js_sys::Function>, now: f64) -> Expired {
+    let expired = match turn.whose {
+        Whose::Entries => Expired::entries(turn.through_ms),
+        Whose::Collection(name) => Expired::docs(name, turn.through_ms),
+        Whose::Series(name) => Expired::buckets(name, turn.through_ms),
+        Whose::Archive(id) => Expired::archived(&archive_c(id), turn.through_ms),
+    };
+    let Some(plan) = &turn.offer else { return expired };
+    let kind = match plan.kind {
+        OfferKind::Entry => "entry",
+        OfferKind::Document => "document",
+        OfferKind::Events => "events",
+    };
+    expired.offered(Offer { kind, name: plan.name, after_ms: plan.after_ms, archive: plan.archive.map(archive_c), hook, now })
+}
+
+/// The `c` an archive's records are stored under.
+fn archive_c(id: ArchiveId<'_>) -> JsValue {
+    match id {
+        ArchiveId::Entries => JsValue::from_f64(ENTRIES_ARCHIVE),
+        ArchiveId::Collection(name) => JsValue::from_str(name),
+    }
 }
 
 /// Removes `expired`'s records batch by batch under the pass's caps and its rate limit,
