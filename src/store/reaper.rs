@@ -1,0 +1,258 @@
+//! The reaper in this member: `reap()` runs one pass, planned by `core::reaper::plan_pass` and
+//! driven turn by turn, batch by batch, over the adapter's ranges; the background timer; pause,
+//! resume and the counters.
+
+use std::rc::{Rc, Weak};
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::{plain_object, Inner, Store};
+use crate::core::error::{Error, Result};
+use crate::core::reaper::{next_pass_in_ms, plan_pass, ArchiveId, OfferKind, PassInput, ReapLimits, ReapReport, ReaperStats, Turn, Whose};
+use crate::idb::{Conn, Definition, Expired, Offer};
+use crate::timer::{now_ms, sleep, ReaperTimer};
+
+impl Store {
+    /// Runs one reaper pass now: removes what was expired at the start of the pass (entries, then
+    /// the documents of each collection with a TTL index, then the whole expired buckets of each
+    /// time series) in batches of `batch_size`, at most `max_removes_per_run` records in all and
+    /// `max_removes_per_collection` from any one, then fires `"expired"`.
+    ///
+    /// With `onExpire`, each batch is offered to it first; if it fails, the pass stops there
+    /// (what it offered stays), an `"error"` event carries the `HandOffError`, and the report
+    /// says `handOffFailed` (the background passes back off while it keeps failing).
+    ///
+    /// One pass at a time in this member: a `reap()` called while another pass runs (the
+    /// background one, or another `reap()`) waits for it to end first, so this member never
+    /// offers the same records twice at once.
+    pub async fn reap(&self) -> Result<ReapReport> {
+        while self.0.reaping.get() {
+            sleep(PASS_WAIT_MS).await;
+        }
+        self.0.reaping.set(true);
+        let result = self.pass().await;
+        self.0.reaping.set(false);
+        let (report, detail, failure) = result?;
+        let backed_off = self.0.stats.borrow().failed_in_a_row > 0;
+        self.0.stats.borrow_mut().record(&report, now_ms());
+        if backed_off && !report.hand_off_failed && self.0.timer.borrow().is_some() {
+            // The hook answers again: background passes come at their interval from now on, not
+            // after what is left of the back-off.
+            self.start_timer();
+        }
+        if report.removed > 0 {
+            self.emit("expired", &detail);
+        }
+        if let Some(e) = failure {
+            let records = match &e {
+                Error::HandOff { records, .. } => *records,
+                _ => 0,
+            };
+            self.emit("error", &plain_object(&[("error", e.into_js()), ("records", records.into())]));
+        }
+        Ok(report)
+    }
+
+    async fn pass(&self) -> Result<(ReapReport, JsValue, Option<Error>)> {
+        let conn = self.conn()?;
+        let limits = self.0.config.limits;
+        let started = now_ms();
+        let hook = self.0.hook.as_ref();
+        // Definitions are read afresh: another tab may have created or changed a collection.
+        let defs = conn.definitions().await?;
+        // Which turns, in which order, offered or archived how: core's plan, over these
+        // definitions.
+        let input = PassInput {
+            hook: hook.is_some(),
+            archive_for_ms: self.0.config.archive_for_ms,
+            collections: defs
+                .iter()
+                .filter_map(|d| match d {
+                    Definition::Collection { name, ttl, .. } => Some((name.as_str(), ttl.as_ref())),
+                    Definition::Series { .. } => None,
+                })
+                .collect(),
+            series: defs
+                .iter()
+                .filter_map(|d| match d {
+                    Definition::Series { name, options } => Some((name.as_str(), options)),
+                    Definition::Collection { .. } => None,
+                })
+                .collect(),
+        };
+        let plan = plan_pass(&input, started);
+        let turns: Vec<(&Turn<'_>, Expired)> = plan.iter().map(|turn| (turn, expired(turn, hook, started))).collect();
+        let mut report = ReapReport::default();
+        let (mut removed, mut capped, mut failure) = (0u32, false, None);
+        let (mut keys, doc_ids, buckets) = (JsValue::UNDEFINED, Object::new(), Object::new());
+        for (turn, expired) in &turns {
+            // After a failed hand-off the live turns wait for the next pass; the archives' delete
+            // tiers, which offer nothing, still run.
+            if failure.is_some() && turn.is_live() {
+                continue;
+            }
+            let ids = Array::new();
+            let before = removed;
+            let (here, hit) = match drain(&conn, limits, &mut removed, expired, &ids).await {
+                Ok(done) => done,
+                // onExpire failed: what it was offered stays; so does everything after it.
+                Err(e @ Error::HandOff { .. }) => {
+                    failure = Some(e);
+                    (removed - before, true)
+                }
+                Err(e) => return Err(e),
+            };
+            capped |= hit;
+            if !turn.is_live() {
+                // Not live data: counted apart, and no "expired" event.
+                removed -= here;
+                report.archive_removed += here;
+                continue;
+            }
+            if hook.is_some() {
+                report.handed_off += here;
+            }
+            report.archived += expired.archived_so_far();
+            match turn.whose {
+                Whose::Entries => keys = ids.into(),
+                Whose::Collection(name) if here > 0 => {
+                    report.collections.push((name.to_owned(), here));
+                    let _ = Reflect::set(&doc_ids, &name.into(), &ids);
+                }
+                Whose::Series(name) if here > 0 => {
+                    report.buckets.push((name.to_owned(), here));
+                    let _ = Reflect::set(&buckets, &name.into(), &here.into());
+                }
+                _ => {}
+            }
+        }
+        report.hand_off_failed = failure.is_some();
+        // Only a pass stopped by a cap or a failed hand-off can have left expired records behind
+        // (the archive's are not counted: they are no longer live data).
+        report.remaining = if capped {
+            let live_turns: Vec<Expired> = turns.into_iter().filter(|t| t.0.is_live()).map(|t| t.1).collect();
+            conn.count_expired(&live_turns).await?
+        } else {
+            0
+        };
+        report.removed = removed;
+        // The wall clock may have stepped back during the pass (an NTP correction): never negative.
+        report.duration_ms = (now_ms() - started).max(0.0);
+        let detail = plain_object(&[("keys", keys), ("collections", doc_ids.into()), ("timeSeries", buckets.into())]);
+        Ok((report, detail, failure))
+    }
+
+    /// Whether `onExpire` was given.
+    pub fn hands_off(&self) -> bool {
+        self.0.hook.is_some()
+    }
+
+    /// Reaper counters so far.
+    pub fn stats(&self) -> ReaperStats {
+        self.0.stats.borrow().clone()
+    }
+
+    /// Whether the background reaper is paused.
+    pub fn reaper_paused(&self) -> bool {
+        self.0.paused.get()
+    }
+
+    /// Stops background passes in this member until [`Store::resume_reaper`]; `reap()` still
+    /// works. A paused leader hands leadership on, so the other members keep reaping.
+    pub fn pause_reaper(&self) {
+        self.0.paused.set(true);
+        self.0.timer.replace(None);
+        self.0.leadership.replace(None);
+        self.0.leader.set(false);
+    }
+
+    /// Restarts background passes (if the store was opened with `auto_reap`): this member asks
+    /// for leadership again.
+    pub fn resume_reaper(&self) {
+        self.0.paused.set(false);
+        if self.0.config.auto_reap && !self.is_closed() && self.0.leadership.borrow().is_none() && !self.0.leader.get() {
+            self.seek_leadership();
+        }
+    }
+
+    pub(super) fn start_timer(&self) {
+        let weak: Weak<Inner> = Rc::downgrade(&self.0);
+        let interval = self.0.config.reap_interval_ms;
+        let timer = ReaperTimer::start(interval, move || {
+            let weak = weak.clone();
+            async move {
+                let store = Store(weak.upgrade()?);
+                // A reap() call under way counts as this pass.
+                if !store.0.reaping.get() {
+                    if let Err(e) = store.reap().await {
+                        store.emit("error", &plain_object(&[("error", e.into_js())]));
+                    }
+                }
+                let stats = store.0.stats.borrow();
+                let next = next_pass_in_ms(interval, stats.last_run.as_ref(), stats.failed_in_a_row);
+                Some(next)
+            }
+        });
+        self.0.timer.replace(Some(timer));
+    }
+}
+
+/// How often a `reap()` waiting for another pass of this member looks again.
+const PASS_WAIT_MS: f64 = 10.0;
+
+/// The `c` of the key-value entries' records in the archive store (collections use their name).
+const ENTRIES_ARCHIVE: f64 = 0.0;
+
+/// The adapter's range for one turn of the plan, offered as the plan says (`now`: the pass's
+/// start).
+fn expired(turn: &Turn<'_>, hook: Option<&js_sys::Function>, now: f64) -> Expired {
+    let expired = match turn.whose {
+        Whose::Entries => Expired::entries(turn.through_ms),
+        Whose::Collection(name) => Expired::docs(name, turn.through_ms),
+        Whose::Series(name) => Expired::buckets(name, turn.through_ms),
+        Whose::Archive(id) => Expired::archived(&archive_c(id), turn.through_ms),
+    };
+    let Some(plan) = &turn.offer else { return expired };
+    let kind = match plan.kind {
+        OfferKind::Entry => "entry",
+        OfferKind::Document => "document",
+        OfferKind::Events => "events",
+    };
+    expired.offered(Offer { kind, name: plan.name, after_ms: plan.after_ms, archive: plan.archive.map(archive_c), hook, now })
+}
+
+/// The `c` an archive's records are stored under.
+fn archive_c(id: ArchiveId<'_>) -> JsValue {
+    match id {
+        ArchiveId::Entries => JsValue::from_f64(ENTRIES_ARCHIVE),
+        ArchiveId::Collection(name) => JsValue::from_str(name),
+    }
+}
+
+/// Removes `expired`'s records batch by batch under the pass's caps and its rate limit,
+/// pushing the removed keys or ids onto `removed_ids` (for buckets, their series' name:
+/// unused). Returns how many were removed here and whether a cap (rather than running out of
+/// expired records) ended the turn.
+async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, expired: &Expired, removed_ids: &Array) -> Result<(u32, bool)> {
+    let (mut here, mut batches) = (0, 0);
+    loop {
+        let limit = limits.next_batch(*removed_in_pass, here, batches);
+        batches += 1;
+        if limit == 0 {
+            return Ok((here, true));
+        }
+        let started = now_ms();
+        let n = conn.reap(expired, limit, removed_ids).await?;
+        here += n;
+        *removed_in_pass += n;
+        if n < limit {
+            return Ok((here, false));
+        }
+        // maxRemovesPerSecond: wait out what is left of this batch's share of the second.
+        let pause = limits.pause_after_ms(n, now_ms() - started);
+        if pause > 0.0 {
+            sleep(pause).await;
+        }
+    }
+}
