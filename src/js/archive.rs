@@ -4,15 +4,15 @@
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use super::{verb, Verb, U};
+use super::{verb, Verb};
 use crate::store::{Collection, Store};
 
-/// One archive: the key-value entries' (`c` = 0) or a collection's (`c` = its name).
+/// One archive: the key-value entries' (`id` = 0) or a collection's (`id` = its name).
 #[wasm_bindgen(skip_typescript)]
 #[derive(Debug)]
 pub struct Archive {
     pub(crate) store: Store,
-    pub(crate) c: JsValue,
+    pub(crate) id: JsValue,
     /// The collection, for an archive of documents: its tiers say how long they stay.
     pub(crate) of: Option<Collection>,
 }
@@ -22,7 +22,7 @@ impl Archive {
     /// at the call: the tiers may have changed).
     fn parts(&self) -> (Store, JsValue, f64) {
         let after = self.of.as_ref().map_or_else(|| self.store.entries_archive_ms(), Collection::archive_after_ms);
-        (self.store.clone(), self.c.clone(), after)
+        (self.store.clone(), self.id.clone(), after)
     }
 }
 
@@ -30,25 +30,25 @@ impl Archive {
 impl Archive {
     /// The archived value of `key`, `undefined` if not archived or past its delete tier.
     pub fn get(&self, key: JsValue) -> Promise {
-        let (store, c, after) = self.parts();
-        verb(store, Verb::ArchiveGet, c, key, after.into())
+        let (store, archive, keep_ms) = self.parts();
+        verb(store, Verb::ArchiveGet { archive, keep_ms, key })
     }
 
     /// Archived values, the soonest to be deleted first.
     pub fn values(&self) -> Promise {
-        let (store, c, after) = self.parts();
-        verb(store, Verb::ArchiveValues, c, U, after.into())
+        let (store, archive, keep_ms) = self.parts();
+        verb(store, Verb::ArchiveValues { archive, keep_ms })
     }
 
     /// How many records the archive holds.
     pub fn count(&self) -> Promise {
-        let (store, c, after) = self.parts();
-        verb(store, Verb::ArchiveCount, c, U, after.into())
+        let (store, archive, keep_ms) = self.parts();
+        verb(store, Verb::ArchiveCount { archive, keep_ms })
     }
 
     /// Empties the archive.
     pub fn clear(&self) -> Promise {
-        let (store, c, _) = self.parts();
-        verb(store, Verb::ArchiveClear, c, U, U)
+        let (store, archive, _) = self.parts();
+        verb(store, Verb::ArchiveClear { archive })
     }
 }

@@ -4,7 +4,7 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{self, field, list};
-use super::{verb, TtlStore, Verb, U};
+use super::{verb, TtlStore, Verb};
 use crate::store::Store;
 use crate::core::error::{Error, Result};
 use crate::core::options::{collection_options, prefix, series_options};
@@ -70,14 +70,14 @@ impl TtlStore {
     /// A JSON-serialisable snapshot of every live entry, document and time-series event, with
     /// expiries (Unix seconds) and definitions.
     pub fn export(&self) -> Promise {
-        verb(self.store.clone(), Verb::Export, U, U, U)
+        verb(self.store.clone(), Verb::Export)
     }
 
     /// Restores a snapshot made by `export()`, leaving out what has expired since. Everything is
     /// checked before anything is written, and everything is written in one transaction: all or
     /// nothing. Resolves to `{ entries, documents, events, skipped }`.
     pub fn import(&self, snapshot: JsValue) -> Promise {
-        verb(self.store.clone(), Verb::Import, snapshot, U, U)
+        verb(self.store.clone(), Verb::Import { snapshot })
     }
 }
 

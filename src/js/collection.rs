@@ -3,7 +3,7 @@
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::{verb, Verb, U};
+use super::{verb, Verb};
 use crate::store;
 
 /// A collection of documents with an optional TTL index (`store.collection(name, options)`).
@@ -13,42 +13,42 @@ pub struct Collection {
     pub(crate) inner: store::Collection,
 }
 
-/// A collection's verbs (run by [`verb`], with the store's own).
-#[derive(Debug, Clone, Copy)]
+/// A collection's verbs with their arguments (run by [`verb`], with the store's own).
+#[derive(Debug)]
 pub(crate) enum Doc {
-    Put,
-    PutMany,
-    Get,
-    GetMany,
-    Delete,
-    DeleteMany,
+    Put { doc: JsValue },
+    PutMany { docs: JsValue },
+    Get { id: JsValue },
+    GetMany { ids: JsValue },
+    Delete { id: JsValue },
+    DeleteMany { ids: JsValue },
     Count,
     Values,
     Clear,
-    SetExpireAfter,
-    SetTiers,
+    SetExpireAfter { expire_after: JsValue },
+    SetTiers { tiers: JsValue },
     DropTtlIndex,
 }
 
 /// A collection's verbs run by the store's one driver ([`verb`]).
-fn doc_verb(c: &Collection, d: Doc, a: JsValue) -> Promise {
-    verb(c.inner.store().clone(), Verb::Doc(c.inner.clone(), d), a, U, U)
+fn doc_verb(c: &Collection, d: Doc) -> Promise {
+    verb(c.inner.store().clone(), Verb::Doc(c.inner.clone(), d))
 }
 
-/// A time series' verbs (run by [`verb`], with the store's own).
-#[derive(Debug, Clone, Copy)]
+/// A time series' verbs with their arguments (run by [`verb`], with the store's own).
+#[derive(Debug)]
 pub(crate) enum Series {
-    Insert,
-    InsertMany,
-    Query,
+    Insert { event: JsValue },
+    InsertMany { events: JsValue },
+    Query { options: JsValue },
     Count,
     BucketCount,
     Clear,
 }
 
 /// A time series' verbs run by the store's one driver ([`verb`]).
-fn series_verb(t: &TimeSeries, v: Series, a: JsValue) -> Promise {
-    verb(t.inner.store().clone(), Verb::Series(t.inner.clone(), v), a, U, U)
+fn series_verb(t: &TimeSeries, v: Series) -> Promise {
+    verb(t.inner.store().clone(), Verb::Series(t.inner.clone(), v))
 }
 
 fn set(o: &Object, k: &str, v: JsValue) {
@@ -71,68 +71,68 @@ impl Collection {
 
     /// Stores a document (replacing one with the same id).
     pub fn put(&self, doc: JsValue) -> Promise {
-        doc_verb(self, Doc::Put, doc)
+        doc_verb(self, Doc::Put { doc })
     }
 
     /// Stores documents in one transaction, all or nothing.
     #[wasm_bindgen(js_name = putMany)]
     pub fn put_many(&self, docs: JsValue) -> Promise {
-        doc_verb(self, Doc::PutMany, docs)
+        doc_verb(self, Doc::PutMany { docs })
     }
 
     /// The live document with this id, or `undefined`.
     pub fn get(&self, id: JsValue) -> Promise {
-        doc_verb(self, Doc::Get, id)
+        doc_verb(self, Doc::Get { id })
     }
 
     /// Live documents with these ids, in order, `undefined` where missing or expired.
     #[wasm_bindgen(js_name = getMany)]
     pub fn get_many(&self, ids: JsValue) -> Promise {
-        doc_verb(self, Doc::GetMany, ids)
+        doc_verb(self, Doc::GetMany { ids })
     }
 
     /// Removes the document with this id; `true` if it was live.
     pub fn delete(&self, id: JsValue) -> Promise {
-        doc_verb(self, Doc::Delete, id)
+        doc_verb(self, Doc::Delete { id })
     }
 
     /// Removes documents; how many were live.
     #[wasm_bindgen(js_name = deleteMany)]
     pub fn delete_many(&self, ids: JsValue) -> Promise {
-        doc_verb(self, Doc::DeleteMany, ids)
+        doc_verb(self, Doc::DeleteMany { ids })
     }
 
     /// Number of live documents.
     pub fn count(&self) -> Promise {
-        doc_verb(self, Doc::Count, U)
+        doc_verb(self, Doc::Count)
     }
 
     /// Live documents in id order.
     pub fn values(&self) -> Promise {
-        doc_verb(self, Doc::Values, U)
+        doc_verb(self, Doc::Values)
     }
 
     /// Removes every document.
     pub fn clear(&self) -> Promise {
-        doc_verb(self, Doc::Clear, U)
+        doc_verb(self, Doc::Clear)
     }
 
     /// Changes `expireAfter` without rewriting any document (MongoDB `collMod`).
     #[wasm_bindgen(js_name = setExpireAfter)]
     pub fn set_expire_after(&self, expire_after: JsValue) -> Promise {
-        doc_verb(self, Doc::SetExpireAfter, expire_after)
+        doc_verb(self, Doc::SetExpireAfter { expire_after })
     }
 
     /// Changes the tiers (`[{ after, action }]`) without rewriting any document.
     #[wasm_bindgen(js_name = setTiers)]
     pub fn set_tiers(&self, tiers: JsValue) -> Promise {
-        doc_verb(self, Doc::SetTiers, tiers)
+        doc_verb(self, Doc::SetTiers { tiers })
     }
 
     /// The documents past an archive tier, readable until the delete tier.
     #[wasm_bindgen(getter)]
     pub fn archive(&self) -> super::Archive {
-        super::Archive { store: self.inner.store().clone(), c: self.inner.name().into(), of: Some(self.inner.clone()) }
+        super::Archive { store: self.inner.store().clone(), id: self.inner.name().into(), of: Some(self.inner.clone()) }
     }
 
     /// The TTL index: `{ field, expireAfter, unit }` (expireAfter in seconds; with an archive
@@ -164,7 +164,7 @@ impl Collection {
     /// Removes the TTL index (documents then never expire); `false` if there was none.
     #[wasm_bindgen(js_name = dropTtlIndex)]
     pub fn drop_ttl_index(&self) -> Promise {
-        doc_verb(self, Doc::DropTtlIndex, U)
+        doc_verb(self, Doc::DropTtlIndex)
     }
 }
 
@@ -197,35 +197,35 @@ impl TimeSeries {
 
     /// Appends one event.
     pub fn insert(&self, event: JsValue) -> Promise {
-        series_verb(self, Series::Insert, event)
+        series_verb(self, Series::Insert { event })
     }
 
     /// Appends events in one transaction, all or nothing; resolves to the number of bucket
     /// records written.
     #[wasm_bindgen(js_name = insertMany)]
     pub fn insert_many(&self, events: JsValue) -> Promise {
-        series_verb(self, Series::InsertMany, events)
+        series_verb(self, Series::InsertMany { events })
     }
 
     /// Live events with time in `[from, to]` (inclusive; same formats as `expiresAt`), of
     /// one meta value if `meta` is given, oldest first.
     pub fn query(&self, options: JsValue) -> Promise {
-        series_verb(self, Series::Query, options)
+        series_verb(self, Series::Query { options })
     }
 
     /// Number of live events.
     pub fn count(&self) -> Promise {
-        series_verb(self, Series::Count, U)
+        series_verb(self, Series::Count)
     }
 
     /// Number of bucket records stored (including expired ones the reaper has not removed yet).
     #[wasm_bindgen(js_name = bucketCount)]
     pub fn bucket_count(&self) -> Promise {
-        series_verb(self, Series::BucketCount, U)
+        series_verb(self, Series::BucketCount)
     }
 
     /// Removes every event.
     pub fn clear(&self) -> Promise {
-        series_verb(self, Series::Clear, U)
+        series_verb(self, Series::Clear)
     }
 }

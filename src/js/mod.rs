@@ -40,114 +40,123 @@ fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
     future_to_promise(async move { f.await.map_err(Error::into_js) })
 }
 
-/// `undefined`, for the arguments a verb does not take.
+/// `undefined`: what a verb without a result resolves to.
 pub(crate) const U: JsValue = JsValue::UNDEFINED;
 
-/// Every asynchronous method of the JS surface, as data: [`drive`] runs them all through one
-/// future, so the wasm carries one state machine instead of one per method.
+/// Every asynchronous method of the JS surface, as data, with its arguments as the caller gave
+/// them: [`drive`] checks and runs them all through one future, so the wasm carries one state
+/// machine instead of one per method.
 #[derive(Debug)]
 pub(crate) enum Verb {
     /// A collection's verb.
-    Doc(crate::store::Collection, collection::Doc),
+    Doc(crate::store::Collection, Doc),
     /// A time series' verb.
-    Series(crate::store::Series, collection::Series),
-    /// `TtlStore.open` (no store yet).
-    Open,
-    /// `TtlStore.destroy` (no store).
-    Destroy,
-    Set,
-    Delete,
+    Series(crate::store::Series, Series),
+    /// `TtlStore.open(name, options)` (no store yet).
+    Open { name: JsValue, options: JsValue },
+    /// `TtlStore.destroy(name)` (no store).
+    Destroy { name: JsValue },
+    Set { key: JsValue, value: JsValue, options: JsValue },
+    Delete { key: JsValue },
     Clear,
-    SetMany,
-    GetMany,
-    DeleteMany,
-    Expire,
-    Persist,
+    SetMany { entries: JsValue },
+    GetMany { keys: JsValue },
+    DeleteMany { keys: JsValue },
+    Expire { key: JsValue, options: JsValue },
+    Persist { key: JsValue },
     Estimate,
     PersistStorage,
-    Collection,
-    TimeSeries,
+    Collection { name: JsValue, options: JsValue },
+    TimeSeries { name: JsValue, options: JsValue },
     Reap,
     Export,
-    Import,
-    ArchiveGet,
-    ArchiveValues,
-    ArchiveCount,
-    ArchiveClear,
-    Get,
-    Has,
+    Import { snapshot: JsValue },
+    /// An archive's verbs: `archive` is 0 (the entries') or a collection's name, `keep_ms` how
+    /// long its records stay after the time they are keyed by.
+    ArchiveGet { archive: JsValue, keep_ms: f64, key: JsValue },
+    ArchiveValues { archive: JsValue, keep_ms: f64 },
+    ArchiveCount { archive: JsValue, keep_ms: f64 },
+    ArchiveClear { archive: JsValue },
+    Get { key: JsValue },
+    Has { key: JsValue },
     Keys,
     Values,
     Entries,
     Count,
-    ExpiresAt,
-    Ttl,
+    ExpiresAt { key: JsValue },
+    Ttl { key: JsValue },
 }
 
-/// Runs `verb` on `store` (a collection's or time series' verbs carry their handle); `a`, `b`, `c`
-/// are the method's arguments in order.
-pub(crate) fn verb(store: Store, verb: Verb, a: JsValue, b: JsValue, c: JsValue) -> Promise {
-    drive(Some(store), verb, a, b, c)
+/// Runs `verb` on `store` (a collection's or time series' verbs carry their handle).
+pub(crate) fn verb(store: Store, verb: Verb) -> Promise {
+    drive(Some(store), verb)
 }
 
-/// [`verb`], and `TtlStore.open(name, options)` / `TtlStore.destroy(name)` without a store.
-fn drive(store: Option<Store>, verb: Verb, a: JsValue, b: JsValue, c: JsValue) -> Promise {
+/// [`verb`], and `TtlStore.open` / `TtlStore.destroy` without a store.
+fn drive(store: Option<Store>, verb: Verb) -> Promise {
     run(Box::pin(async move {
         let Some(store) = store else {
-            let name = db_name(&a)?;
-            return Ok(if let Verb::Open = verb {
-                let (config, hook) = convert::store_options(&b)?;
-                TtlStore { store: Store::open(&name, config, hook).await? }.into()
-            } else {
-                Store::destroy(&name).await?;
-                U
+            return Ok(match &verb {
+                Verb::Open { name, options } => {
+                    let name = db_name(name)?;
+                    let (config, hook) = convert::store_options(options)?;
+                    TtlStore { store: Store::open(&name, config, hook).await? }.into()
+                }
+                Verb::Destroy { name } => {
+                    Store::destroy(&db_name(name)?).await?;
+                    U
+                }
+                _ => U,
             });
         };
-        Ok(match verb {
-            Verb::Open | Verb::Destroy => U,
+        // By reference: moving the arguments out of the verb costs the state machine more code.
+        Ok(match &verb {
+            Verb::Open { .. } | Verb::Destroy { .. } => U,
             Verb::Doc(c, d) => match d {
-                Doc::Put | Doc::PutMany => {
+                // One await of `put_many` for both verbs: a second costs the wasm a copy of its future.
+                Doc::Put { doc: docs } | Doc::PutMany { docs } => {
+                    let field = c.reference_field();
                     let docs = match d {
-                        Doc::Put => convert::docs("document", &Array::of1(&a), c.key_path(), c.reference_field().as_deref())?,
-                        _ => convert::docs_in(&a, c.key_path(), c.reference_field().as_deref())?,
+                        Doc::Put { .. } => convert::docs("document", &Array::of1(docs), c.key_path(), field.as_deref())?,
+                        _ => convert::docs_in(docs, c.key_path(), field.as_deref())?,
                     };
                     c.put_many(docs).await?;
                     U
                 }
-                Doc::Get => c.get_many(&Array::of1(&convert::key(&a)?)).await?.get(0),
-                Doc::GetMany => c.get_many(&convert::keys("getMany ids", &a)?).await?.into(),
-                Doc::Delete => (c.delete_many(&Array::of1(&convert::key(&a)?)).await? > 0).into(),
-                Doc::DeleteMany => c.delete_many(&convert::keys("deleteMany ids", &a)?).await?.into(),
+                Doc::Get { id } => c.get_many(&Array::of1(&convert::key(id)?)).await?.get(0),
+                Doc::GetMany { ids } => c.get_many(&convert::keys("getMany ids", ids)?).await?.into(),
+                Doc::Delete { id } => (c.delete_many(&Array::of1(&convert::key(id)?)).await? > 0).into(),
+                Doc::DeleteMany { ids } => c.delete_many(&convert::keys("deleteMany ids", ids)?).await?.into(),
                 Doc::Count => c.count().await?.into(),
                 Doc::Values => c.values().await?.into(),
                 Doc::Clear => {
                     c.clear().await?;
                     U
                 }
-                Doc::SetExpireAfter => {
-                    c.set_expire_after(convert::expire_after(&a)?).await?;
+                Doc::SetExpireAfter { expire_after } => {
+                    c.set_expire_after(convert::expire_after(expire_after)?).await?;
                     U
                 }
-                Doc::SetTiers => {
-                    let (first, archive_until) = convert::tiers(&a)?;
+                Doc::SetTiers { tiers } => {
+                    let (first, archive_until) = convert::tiers(tiers)?;
                     c.set_tiers(first, archive_until).await?;
                     U
                 }
                 Doc::DropTtlIndex => c.drop_ttl_index().await?.into(),
             },
             Verb::Series(s, v) => match v {
-                Series::Insert => {
-                    let events = convert::events_in("event", &Array::of1(&a), &s.options())?;
+                Series::Insert { event } => {
+                    let events = convert::events_in("event", &Array::of1(event), &s.options())?;
                     s.insert_many(&events).await?;
                     U
                 }
-                Series::InsertMany => {
-                    let arr = convert::event_array(&a)?;
+                Series::InsertMany { events } => {
+                    let arr = convert::event_array(events)?;
                     let events = convert::events_in("insertMany event", &arr, &s.options())?;
                     s.insert_many(&events).await?.into()
                 }
-                Series::Query => {
-                    let q = convert::query_options(&a)?;
+                Series::Query { options } => {
+                    let q = convert::query_options(options)?;
                     s.query(q.meta_key.as_deref(), q.from_ms, q.to_ms).await?.into()
                 }
                 Series::Count => s.count().await?.into(),
@@ -157,59 +166,57 @@ fn drive(store: Option<Store>, verb: Verb, a: JsValue, b: JsValue, c: JsValue) -
                     U
                 }
             },
-            Verb::Set => {
-                let (key, spec) = (convert::key(&a)?, convert::set_options(&c)?);
-                store.set(key, b, spec).await?;
+            Verb::Set { key, value, options } => {
+                let (key, spec) = (convert::key(key)?, convert::set_options(options)?);
+                store.set(key, value.clone(), spec).await?;
                 U
             }
-            Verb::Delete => store.delete(convert::key(&a)?).await?.into(),
+            Verb::Delete { key } => store.delete(convert::key(key)?).await?.into(),
             Verb::Clear => {
                 store.clear().await?;
                 U
             }
-            Verb::SetMany => {
-                store.set_many_and_notify(convert::set_many_entries(&a)?).await?;
+            Verb::SetMany { entries } => {
+                store.set_many_and_notify(convert::set_many_entries(entries)?).await?;
                 U
             }
-            Verb::GetMany => store.get_many(&convert::keys("getMany keys", &a)?).await?.into(),
-            Verb::DeleteMany => store.delete_many(convert::keys("deleteMany keys", &a)?).await?.into(),
-            Verb::Expire => {
-                let (key, spec) = (convert::key(&a)?, convert::expire_options(&b)?);
+            Verb::GetMany { keys } => store.get_many(&convert::keys("getMany keys", keys)?).await?.into(),
+            Verb::DeleteMany { keys } => store.delete_many(convert::keys("deleteMany keys", keys)?).await?.into(),
+            Verb::Expire { key, options } => {
+                let (key, spec) = (convert::key(key)?, convert::expire_options(options)?);
                 store.expire(key, &spec).await?.into()
             }
-            Verb::Persist => store.persist(convert::key(&a)?).await?.into(),
+            Verb::Persist { key } => store.persist(convert::key(key)?).await?.into(),
             Verb::Estimate => store.estimate().await?,
             Verb::PersistStorage => store.persist_storage().await?.into(),
-            Verb::Collection => {
-                let name = convert::name("collection name", &a)?;
-                let (key_path, ttl) = convert::collection_options(&b)?;
+            Verb::Collection { name, options } => {
+                let name = convert::name("collection name", name)?;
+                let (key_path, ttl) = convert::collection_options(options)?;
                 Collection { inner: store.collection(&name, key_path.as_deref(), ttl, convert::docs).await? }.into()
             }
-            Verb::TimeSeries => {
-                let name = convert::name("time series name", &a)?;
-                let options = convert::series_options(&b)?;
+            Verb::TimeSeries { name, options } => {
+                let name = convert::name("time series name", name)?;
+                let options = convert::series_options(options)?;
                 TimeSeries { inner: store.time_series(&name, options).await? }.into()
             }
             Verb::Reap => report_js(store.reap().await?),
             Verb::Export => backup::export(&store).await?,
-            Verb::Import => backup::import(&store, &a).await?,
-            // The archives: `a` is the archive (0 or a collection's name), `c` how long its
-            // records stay (ms), `b` the key.
-            Verb::ArchiveGet => store.archive_get(&a, c.as_f64().unwrap_or(0.0), &convert::key(&b)?).await?,
-            Verb::ArchiveValues => store.archive_values(&a, c.as_f64().unwrap_or(0.0)).await?.into(),
-            Verb::ArchiveCount => store.archive_count(&a, c.as_f64().unwrap_or(0.0)).await?.into(),
-            Verb::ArchiveClear => {
-                store.archive_clear(&a).await?;
+            Verb::Import { snapshot } => backup::import(&store, snapshot).await?,
+            Verb::ArchiveGet { archive, keep_ms, key } => store.archive_get(archive, *keep_ms, &convert::key(key)?).await?,
+            Verb::ArchiveValues { archive, keep_ms } => store.archive_values(archive, *keep_ms).await?.into(),
+            Verb::ArchiveCount { archive, keep_ms } => store.archive_count(archive, *keep_ms).await?.into(),
+            Verb::ArchiveClear { archive } => {
+                store.archive_clear(archive).await?;
                 U
             }
-            Verb::Get => store.get(&convert::key(&a)?).await?,
-            Verb::Has => store.has(&convert::key(&a)?).await?.into(),
+            Verb::Get { key } => store.get(&convert::key(key)?).await?,
+            Verb::Has { key } => store.has(&convert::key(key)?).await?.into(),
             Verb::Keys => store.keys().await?.into(),
             Verb::Values => store.values().await?.into(),
             Verb::Entries => store.entries().await?.into(),
             Verb::Count => store.count().await?.into(),
-            Verb::ExpiresAt => seconds_or_null(store.expires_at_ms(&convert::key(&a)?).await?),
-            Verb::Ttl => seconds_or_null(store.ttl_ms(&convert::key(&a)?).await?),
+            Verb::ExpiresAt { key } => seconds_or_null(store.expires_at_ms(&convert::key(key)?).await?),
+            Verb::Ttl { key } => seconds_or_null(store.ttl_ms(&convert::key(key)?).await?),
         })
     }))
 }
@@ -246,12 +253,12 @@ fn report_js(r: ReapReport) -> JsValue {
 impl TtlStore {
     /// Opens (creating if needed) the IndexedDB database `name`.
     pub fn open(name: JsValue, options: JsValue) -> Promise {
-        drive(None, Verb::Open, name, options, U)
+        drive(None, Verb::Open { name, options })
     }
 
     /// Deletes the whole database `name`.
     pub fn destroy(name: JsValue) -> Promise {
-        drive(None, Verb::Destroy, name, U, U)
+        drive(None, Verb::Destroy { name })
     }
 
     /// The database name.
@@ -284,139 +291,139 @@ impl TtlStore {
     /// The entries' archive (`archiveFor`): expired entries, readable until their delete tier.
     #[wasm_bindgen(getter)]
     pub fn archive(&self) -> Archive {
-        Archive { store: self.store.clone(), c: JsValue::from_f64(0.0), of: None }
+        Archive { store: self.store.clone(), id: JsValue::from_f64(0.0), of: None }
     }
 
     /// `navigator.storage.estimate()`'s `usage` and `quota` with the live and expired entries.
     pub fn estimate(&self) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Estimate, U, U, U)
+        verb(store, Verb::Estimate)
     }
 
     /// Asks for persistent storage (`navigator.storage.persist()`); whether it is granted.
     #[wasm_bindgen(js_name = persistStorage)]
     pub fn persist_storage(&self) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::PersistStorage, U, U, U)
+        verb(store, Verb::PersistStorage)
     }
 
     /// Writes `value` under `key`, resolving once committed.
     pub fn set(&self, key: JsValue, value: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Set, key, value, options)
+        verb(store, Verb::Set { key, value, options })
     }
 
     /// The value, or `undefined` if missing or expired.
     pub fn get(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Get, key, U, U)
+        verb(store, Verb::Get { key })
     }
 
     /// Whether `key` has a live entry.
     pub fn has(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Has, key, U, U)
+        verb(store, Verb::Has { key })
     }
 
     /// Removes `key`; `true` if a live entry was removed.
     pub fn delete(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Delete, key, U, U)
+        verb(store, Verb::Delete { key })
     }
 
     /// Removes every entry.
     pub fn clear(&self) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Clear, U, U, U)
+        verb(store, Verb::Clear)
     }
 
     /// Writes `[key, value]` / `[key, value, options]` entries in one transaction, all or nothing.
     #[wasm_bindgen(js_name = setMany)]
     pub fn set_many(&self, entries: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::SetMany, entries, U, U)
+        verb(store, Verb::SetMany { entries })
     }
 
     /// Values in the order of `keys`, `undefined` where missing or expired.
     #[wasm_bindgen(js_name = getMany)]
     pub fn get_many(&self, keys: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::GetMany, keys, U, U)
+        verb(store, Verb::GetMany { keys })
     }
 
     /// Removes `keys`; how many live entries were removed.
     #[wasm_bindgen(js_name = deleteMany)]
     pub fn delete_many(&self, keys: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::DeleteMany, keys, U, U)
+        verb(store, Verb::DeleteMany { keys })
     }
 
     /// Live keys in key order.
     pub fn keys(&self) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Keys, U, U, U)
+        verb(store, Verb::Keys)
     }
 
     /// Live values in key order.
     pub fn values(&self) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Values, U, U, U)
+        verb(store, Verb::Values)
     }
 
     /// Live `[key, value]` pairs in key order.
     pub fn entries(&self) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Entries, U, U, U)
+        verb(store, Verb::Entries)
     }
 
     /// Number of live entries.
     pub fn count(&self) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Count, U, U, U)
+        verb(store, Verb::Count)
     }
 
     /// Unix seconds; `null` = no expiry; `undefined` = missing or expired.
     #[wasm_bindgen(js_name = expiresAt)]
     pub fn expires_at(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::ExpiresAt, key, U, U)
+        verb(store, Verb::ExpiresAt { key })
     }
 
     /// Seconds left; `null` = no expiry; `undefined` = missing or expired.
     pub fn ttl(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Ttl, key, U, U)
+        verb(store, Verb::Ttl { key })
     }
 
     /// Sets or changes the expiry of a live entry; `false` if missing.
     pub fn expire(&self, key: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Expire, key, options, U)
+        verb(store, Verb::Expire { key, options })
     }
 
     /// Removes the expiry; `false` if missing or it had none.
     pub fn persist(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Persist, key, U, U)
+        verb(store, Verb::Persist { key })
     }
 
     /// Opens collection `name` (`{ keyPath, ttlIndex: { field, expireAfter, unit } }`), creating it if new.
     pub fn collection(&self, name: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Collection, name, options, U)
+        verb(store, Verb::Collection { name, options })
     }
 
     /// Opens time series `name` (`{ timeField, metaField, granularity, expireAfter }`), creating it if new.
     #[wasm_bindgen(js_name = timeSeries)]
     pub fn time_series(&self, name: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::TimeSeries, name, options, U)
+        verb(store, Verb::TimeSeries { name, options })
     }
 
     /// Runs one reaper pass now.
     pub fn reap(&self) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Reap, U, U, U)
+        verb(store, Verb::Reap)
     }
 
     /// Reaper counters.
@@ -478,8 +485,8 @@ impl TtlStore {
         // The watch's read: `get` and `expiresAt`, two of the driver's verbs, rather than a verb
         // of its own (a larger driver).
         let read = |store: Store, key: JsValue| {
-            let value = verb(store.clone(), Verb::Get, key.clone(), U, U);
-            js_sys::Array::of2(&value, &verb(store, Verb::ExpiresAt, key, U, U)).into()
+            let value = verb(store.clone(), Verb::Get { key: key.clone() });
+            js_sys::Array::of2(&value, &verb(store, Verb::ExpiresAt { key })).into()
         };
         self.store.watch(&key, &f, read).map_err(Error::into_js)
     }
