@@ -4,13 +4,13 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{self, field, list};
-use super::{verb, TtlStore, Verb};
+use super::{verb, view, TtlStore, Verb};
 use crate::store::Store;
 use crate::core::error::{Error, Result};
 use crate::core::options::{collection_options, prefix, series_options};
 use crate::core::snapshot::item_expiry_ms;
 use crate::core::value::Value;
-use crate::store::{plain_object, ImportInput};
+use crate::store::ImportInput;
 use crate::timer::now_ms;
 
 #[wasm_bindgen(module = "/src/js/snapshot.js")]
@@ -91,10 +91,5 @@ pub(super) async fn export(store: &Store) -> Result<JsValue> {
 pub(super) async fn import(store: &Store, snapshot: &JsValue) -> Result<JsValue> {
     let input = import_input(snapshot);
     let r = store.import(input?).await?;
-    Ok(plain_object(&[
-        ("entries", r.entries.into()),
-        ("documents", r.documents.into()),
-        ("events", r.events.into()),
-        ("skipped", r.skipped.into()),
-    ]))
+    Ok(view::to_js(&view::Imported::from(r)))
 }

@@ -1,9 +1,9 @@
 //! `Collection` and `TimeSeries` as JavaScript sees them.
 
-use js_sys::{Object, Promise, Reflect};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use super::{verb, Verb};
+use super::{verb, view, Verb};
 use crate::store;
 
 /// A collection of documents with an optional TTL index (`store.collection(name, options)`).
@@ -49,10 +49,6 @@ pub(crate) enum Series {
 /// A time series' verbs run by the store's one driver ([`verb`]).
 fn series_verb(t: &TimeSeries, v: Series) -> Promise {
     verb(t.inner.store().clone(), Verb::Series(t.inner.clone(), v))
-}
-
-fn set(o: &Object, k: &str, v: JsValue) {
-    let _ = Reflect::set(o, &JsValue::from_str(k), &v);
 }
 
 #[wasm_bindgen]
@@ -139,26 +135,7 @@ impl Collection {
     /// tier, `tiers: [{ after, action }]` too), or `null`.
     #[wasm_bindgen(js_name = ttlIndex)]
     pub fn ttl_index(&self) -> JsValue {
-        self.inner.ttl_index().map_or(JsValue::NULL, |t| {
-            let o = Object::new();
-            set(&o, "field", t.field.as_str().into());
-            set(&o, "expireAfter", t.expire_after_secs.into());
-            set(&o, "unit", t.unit.name().into());
-            if t.archive_until_secs.is_some() {
-                let tiers: js_sys::Array = t
-                    .tiers()
-                    .into_iter()
-                    .map(|(after, action)| {
-                        let tier = Object::new();
-                        set(&tier, "after", after.into());
-                        set(&tier, "action", if action == crate::core::ttl_index::TierAction::Archive { "archive" } else { "delete" }.into());
-                        JsValue::from(tier)
-                    })
-                    .collect();
-                set(&o, "tiers", tiers.into());
-            }
-            o.into()
-        })
+        view::to_js(&self.inner.ttl_index().as_ref().map(view::TtlIndexInfo::from))
     }
 
     /// Removes the TTL index (documents then never expire); `false` if there was none.
@@ -186,13 +163,7 @@ impl TimeSeries {
     /// `{ timeField, metaField, granularity, expireAfter }` (expireAfter in seconds or `null`).
     #[wasm_bindgen(getter)]
     pub fn options(&self) -> JsValue {
-        let o = &self.inner.options();
-        let obj = Object::new();
-        set(&obj, "timeField", o.time_field.as_str().into());
-        set(&obj, "metaField", o.meta_field.as_deref().map_or(JsValue::NULL, JsValue::from));
-        set(&obj, "granularity", o.granularity.name().into());
-        set(&obj, "expireAfter", o.expire_after_secs.map_or(JsValue::NULL, JsValue::from));
-        obj.into()
+        view::to_js(&view::SeriesInfo::from(&self.inner.options()))
     }
 
     /// Appends one event.

@@ -1,6 +1,7 @@
 //! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (docs/API.md). Each async
 //! method is a [`Verb`]: one driver ([`drive`]) converts its arguments (`convert`), calls
-//! [`Store`](crate::store::Store), turns errors into JS exceptions ([`Error::into_js`]). Its
+//! [`Store`](crate::store::Store), turns errors into JS exceptions ([`Error::into_js`]).
+//! Structured results (reports, stats, definitions) are serde views (`view`). Its
 //! TypeScript declaration is written by hand in `pkg-template/index.d.ts`, so that it can be strict.
 
 mod archive;
@@ -9,6 +10,7 @@ mod collection;
 pub mod http;
 pub mod convert;
 pub mod storage;
+mod view;
 
 pub use archive::Archive;
 pub use collection::{Collection, TimeSeries};
@@ -24,8 +26,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::core::entry::ms_to_secs;
 use crate::core::error::{Error, Result};
-use crate::core::reaper::ReapReport;
-use crate::store::{plain_object, Store, EVENT_TYPES};
+use crate::store::{Store, EVENT_TYPES};
 
 /// A time-to-live key-value store over one IndexedDB database.
 #[wasm_bindgen(skip_typescript)]
@@ -199,7 +200,7 @@ fn drive(store: Option<Store>, verb: Verb) -> Promise {
                 let options = convert::series_options(options)?;
                 TimeSeries { inner: store.time_series(&name, options).await? }.into()
             }
-            Verb::Reap => report_js(store.reap().await?),
+            Verb::Reap => view::to_js(&view::Report::from(&store.reap().await?)),
             Verb::Export => backup::export(&store).await?,
             Verb::Import { snapshot } => backup::import(&store, snapshot).await?,
             Verb::ArchiveGet { archive, keep_ms, key } => store.archive_get(archive, *keep_ms, &convert::key(key)?).await?,
@@ -228,25 +229,6 @@ fn seconds_or_null(v: Option<Option<f64>>) -> JsValue {
         Some(None) => JsValue::NULL,
         Some(Some(ms)) => JsValue::from_f64(ms_to_secs(ms)),
     }
-}
-
-/// `ReapReport`: `{ removed, remaining, durationMs, collections, timeSeries }`.
-fn report_js(r: ReapReport) -> JsValue {
-    let counts = |pairs: Vec<(String, u32)>| {
-        let fields: Vec<(&str, JsValue)> = pairs.iter().map(|(k, v)| (k.as_str(), JsValue::from(*v))).collect();
-        plain_object(&fields)
-    };
-    plain_object(&[
-        ("removed", r.removed.into()),
-        ("remaining", r.remaining.into()),
-        ("durationMs", r.duration_ms.into()),
-        ("collections", counts(r.collections)),
-        ("timeSeries", counts(r.buckets)),
-        ("archived", r.archived.into()),
-        ("handedOff", r.handed_off.into()),
-        ("handOffFailed", r.hand_off_failed.into()),
-        ("archiveRemoved", r.archive_removed.into()),
-    ])
 }
 
 #[wasm_bindgen]
@@ -428,26 +410,7 @@ impl TtlStore {
 
     /// Reaper counters.
     pub fn stats(&self) -> JsValue {
-        let s = self.store.stats();
-        let waiting = s.waiting();
-        let (watched, timer_at) = self.store.watching();
-        plain_object(&[
-            ("reaperRuns", (s.reaper_runs as f64).into()),
-            ("removedTotal", (s.removed_total as f64).into()),
-            ("waiting", waiting.into()),
-            ("lastRunAt", s.last_run_end_ms.map_or(JsValue::NULL, |ms| (ms / 1000.0).into())),
-            ("lastRun", s.last_run.map_or(JsValue::NULL, report_js)),
-            ("reaperPaused", self.store.reaper_paused().into()),
-            ("leader", self.store.is_leader().into()),
-            ("memoryBytes", wasm_memory_bytes().into()),
-            ("archivedTotal", (s.archived_total as f64).into()),
-            ("handedOff", (s.handed_off_total as f64).into()),
-            ("handOffWaiting", if self.store.hands_off() { waiting } else { 0 }.into()),
-            ("handOffFailures", (s.hand_off_failures as f64).into()),
-            ("evictedTotal", (s.evicted_total as f64).into()),
-            ("watchedKeys", watched.into()),
-            ("watchTimerAt", timer_at.map_or(JsValue::NULL, |ms| (ms / 1000.0).into())),
-        ])
+        view::to_js(&view::Stats::new(&self.store.stats(), &self.store))
     }
 
     /// Stops the background reaper.
@@ -497,12 +460,6 @@ impl TtlStore {
         let (kind, f) = listener_args(&kind, &listener).map_err(Error::into_js)?;
         self.store.events().remove_event_listener_with_callback(&kind, f)
     }
-}
-
-/// The size of the module's WebAssembly memory (shared by every store of the page).
-fn wasm_memory_bytes() -> f64 {
-    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
-    memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
 }
 
 fn db_name(v: &JsValue) -> Result<String> {

@@ -1,0 +1,182 @@
+//! The API's structured results (`ReapReport`, `Stats`, `TtlIndexInfo`, `TimeSeriesInfo`,
+//! `ImportReport` in `pkg-template/index.d.ts`) as serde views of the core's and the store's
+//! types, which serde-wasm-bindgen turns into plain JS objects: properties in field order,
+//! `None` as `null`, name-to-count maps as objects.
+
+use serde::ser::Serializer;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::core::buckets::SeriesOptions;
+use crate::core::reaper::{ReapReport, ReaperStats};
+use crate::core::ttl_index::{TierAction, TtlIndex};
+use crate::store::{ImportReport, Store};
+
+/// `v` as a plain JS object.
+pub(super) fn to_js<T: Serialize>(v: &T) -> JsValue {
+    let js = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true).serialize_maps_as_objects(true);
+    // Cannot fail: the views hold no 64-bit integers and no map with keys other than strings.
+    v.serialize(&js).unwrap_throw()
+}
+
+/// `ReapReport`: what one reaper pass did.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Report<'a> {
+    removed: u32,
+    remaining: u32,
+    duration_ms: f64,
+    collections: Counts<'a>,
+    time_series: Counts<'a>,
+    archived: u32,
+    handed_off: u32,
+    hand_off_failed: bool,
+    archive_removed: u32,
+}
+
+impl<'a> From<&'a ReapReport> for Report<'a> {
+    fn from(r: &'a ReapReport) -> Self {
+        Report {
+            removed: r.removed,
+            remaining: r.remaining,
+            duration_ms: r.duration_ms,
+            collections: Counts(&r.collections),
+            time_series: Counts(&r.buckets),
+            archived: r.archived,
+            handed_off: r.handed_off,
+            hand_off_failed: r.hand_off_failed,
+            archive_removed: r.archive_removed,
+        }
+    }
+}
+
+/// Counts by name, as an object `{ name: count }`.
+struct Counts<'a>(&'a [(String, u32)]);
+
+impl Serialize for Counts<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(name, n)| (name, n)))
+    }
+}
+
+/// `Stats`: the reaper's counters with the store's state. The 64-bit counters go as `f64`:
+/// serde-wasm-bindgen refuses a `u64` above 2^53, which `as f64` rounds instead.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Stats<'a> {
+    reaper_runs: f64,
+    removed_total: f64,
+    waiting: u32,
+    /// Unix seconds.
+    last_run_at: Option<f64>,
+    last_run: Option<Report<'a>>,
+    reaper_paused: bool,
+    leader: bool,
+    memory_bytes: f64,
+    archived_total: f64,
+    handed_off: f64,
+    hand_off_waiting: u32,
+    hand_off_failures: f64,
+    evicted_total: f64,
+    watched_keys: f64,
+    /// Unix seconds.
+    watch_timer_at: Option<f64>,
+}
+
+impl<'a> Stats<'a> {
+    /// The counters `s` of `store`'s reaper, with the store's state now.
+    pub(super) fn new(s: &'a ReaperStats, store: &Store) -> Self {
+        let waiting = s.waiting();
+        let (watched_keys, watch_timer_at_ms) = store.watching();
+        Stats {
+            reaper_runs: s.reaper_runs as f64,
+            removed_total: s.removed_total as f64,
+            waiting,
+            last_run_at: s.last_run_end_ms.map(|ms| ms / 1000.0),
+            last_run: s.last_run.as_ref().map(Report::from),
+            reaper_paused: store.reaper_paused(),
+            leader: store.is_leader(),
+            memory_bytes: wasm_memory_bytes(),
+            archived_total: s.archived_total as f64,
+            handed_off: s.handed_off_total as f64,
+            hand_off_waiting: if store.hands_off() { waiting } else { 0 },
+            hand_off_failures: s.hand_off_failures as f64,
+            evicted_total: s.evicted_total as f64,
+            watched_keys,
+            watch_timer_at: watch_timer_at_ms.map(|ms| ms / 1000.0),
+        }
+    }
+}
+
+/// The size of the module's WebAssembly memory (shared by every store of the page).
+fn wasm_memory_bytes() -> f64 {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
+}
+
+/// `TtlIndexInfo`: the TTL index as stored, `expireAfter` in seconds; `tiers` only with an
+/// archive tier.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct TtlIndexInfo<'a> {
+    field: &'a str,
+    expire_after: f64,
+    unit: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tiers: Option<Vec<Tier>>,
+}
+
+/// `TtlTierInfo`: `after` in seconds.
+#[derive(Serialize)]
+struct Tier {
+    after: f64,
+    action: &'static str,
+}
+
+impl<'a> From<&'a TtlIndex> for TtlIndexInfo<'a> {
+    fn from(t: &'a TtlIndex) -> Self {
+        let tier = |(after, action)| Tier { after, action: if action == TierAction::Archive { "archive" } else { "delete" } };
+        TtlIndexInfo {
+            field: &t.field,
+            expire_after: t.expire_after_secs,
+            unit: t.unit.name(),
+            tiers: t.archive_until_secs.map(|_| t.tiers().into_iter().map(tier).collect()),
+        }
+    }
+}
+
+/// `TimeSeriesInfo`: a time series' options, `expireAfter` in seconds.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct SeriesInfo<'a> {
+    time_field: &'a str,
+    meta_field: Option<&'a str>,
+    granularity: &'static str,
+    expire_after: Option<f64>,
+}
+
+impl<'a> From<&'a SeriesOptions> for SeriesInfo<'a> {
+    fn from(o: &'a SeriesOptions) -> Self {
+        SeriesInfo {
+            time_field: &o.time_field,
+            meta_field: o.meta_field.as_deref(),
+            granularity: o.granularity.name(),
+            expire_after: o.expire_after_secs,
+        }
+    }
+}
+
+/// `ImportReport`: what an import wrote and what it left out.
+#[derive(Serialize)]
+pub(super) struct Imported {
+    entries: u32,
+    documents: u32,
+    events: u32,
+    skipped: u32,
+}
+
+impl From<ImportReport> for Imported {
+    fn from(r: ImportReport) -> Self {
+        Imported { entries: r.entries, documents: r.documents, events: r.events, skipped: r.skipped }
+    }
+}
