@@ -92,23 +92,15 @@ impl Conn {
     /// Live documents with `ids`, in order, `undefined` where missing or expired: every id
     /// looked up at once through the `by_id` index.
     pub async fn get_docs(&self, c: &str, ids: &Array, cutoff: f64) -> Result<Array> {
-        let run = self.begin("reading documents", &[DOCS], false, 0)?;
-        let store = run.store(DOCS)?;
-        let by_id = run.check(store.index(BY_ID))?;
-        let mut reqs = ids.iter().map(|id| run.ask(&by_id, Ask::Get(key2(c, &id)))).collect::<Result<Vec<_>>>()?;
-        let recs = run.results(&mut reqs).await?;
-        run.done().await?;
-        let out = Array::new_with_length(recs.len() as u32);
-        for (n, rec) in recs.into_iter().enumerate() {
-            if rec.is_undefined() {
-                continue;
-            }
-            let rec: DocRecord = from_js(rec)?;
-            if rec.r > cutoff {
-                out.set(n as u32, rec.v);
-            }
+        let asks = ids.iter().map(|id| (Some(BY_ID), Ask::Get(key2(c, &id)))).collect();
+        let recs = self.read("reading documents", DOCS, asks).await?;
+        // Dense: `undefined` where missing or expired, not a hole.
+        let mut out = Vec::with_capacity(recs.len());
+        for rec in recs {
+            let rec: Option<DocRecord> = if rec.is_undefined() { None } else { Some(from_js(rec)?) };
+            out.push(rec.filter(|r| r.r > cutoff).map_or(JsValue::UNDEFINED, |r| r.v));
         }
-        Ok(out)
+        Ok(out.into_iter().collect())
     }
 
     /// Removes documents; how many were live.

@@ -19,7 +19,7 @@ use super::runner::{Ask, Req, Run};
 use super::schema::{BY_KEY, DOCS, BUCKETS, ENTRIES, META};
 use super::{describe_key, Conn, ExpiryChange, ImportWrites, Write};
 use crate::core::entry::{is_live, NEVER_MS};
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::expiry::Ttl;
 
 const HINTS_MAX: u32 = 100_000;
@@ -113,43 +113,41 @@ impl Conn {
 
     /// Every key read at once: by primary key where a hint knows it, else (or when the hint was
     /// stale) through the index.
-    async fn read_live(&self, op: &str, keys: &Array, now: f64) -> Result<Array> {
-        let run = self.begin(op, &[ENTRIES], false, 0)?;
-        let store = run.store(ENTRIES)?;
-        let by_key = run.check(store.index(BY_KEY))?;
+    async fn read_live(&self, op: &'static str, keys: &Array, now: f64) -> Result<Array> {
         let keys: Vec<JsValue> = keys.iter().collect();
         let mut hinted = Vec::with_capacity(keys.len());
-        let mut reqs = Vec::with_capacity(keys.len());
-        for k in &keys {
-            let pk = self.hinted_pk(k);
-            hinted.push(pk.is_some());
-            reqs.push(match pk {
-                Some(pk) => run.ask(&store, Ask::Get(pk))?,
-                None => run.ask(&by_key, Ask::Get(k.clone()))?,
-            });
-        }
-        let mut recs = run.results(&mut reqs).await?;
+        let asks = keys
+            .iter()
+            .map(|k| {
+                let pk = self.hinted_pk(k);
+                hinted.push(pk.is_some());
+                match pk {
+                    Some(pk) => (None, Ask::Get(pk)),
+                    None => (Some(BY_KEY), Ask::Get(k.clone())),
+                }
+            })
+            .collect();
+        let mut recs = self.read(op, ENTRIES, asks).await?;
         let stale: Vec<usize> = (0..keys.len()).filter(|&i| hinted[i] && recs[i].is_undefined()).collect();
         if !stale.is_empty() {
-            let mut again = stale.iter().map(|&i| run.ask(&by_key, Ask::Get(keys[i].clone()))).collect::<Result<Vec<_>>>()?;
-            for (&i, rec) in stale.iter().zip(run.results(&mut again).await?) {
+            let again = stale.iter().map(|&i| (Some(BY_KEY), Ask::Get(keys[i].clone()))).collect();
+            for (&i, rec) in stale.iter().zip(self.read(op, ENTRIES, again).await?) {
                 recs[i] = rec;
             }
         }
-        run.done().await?;
-        let out = Array::new_with_length(keys.len() as u32);
-        for (i, (k, rec)) in keys.iter().zip(recs).enumerate() {
+        // Dense: `undefined` where missing or expired, not a hole.
+        let mut out = Vec::with_capacity(keys.len());
+        for (k, rec) in keys.iter().zip(recs) {
             if rec.is_undefined() {
                 self.hints.delete(k);
+                out.push(JsValue::UNDEFINED);
                 continue;
             }
             let rec: EntryRecord = from_js(rec)?;
             self.hint(k, rec.e);
-            if is_live(rec.e, now) {
-                out.set(i as u32, rec.v);
-            }
+            out.push(if is_live(rec.e, now) { rec.v } else { JsValue::UNDEFINED });
         }
-        Ok(out)
+        Ok(out.into_iter().collect())
     }
 
     /// The live entry's expiry (Unix ms, [`NEVER_MS`] for none), `None` if missing or expired.
@@ -165,9 +163,22 @@ impl Conn {
     /// resolves to the evicted keys (see [`Conn::enforce_cap`]).
     pub async fn write(&self, writes: &[Write], default_ttl: Option<&Ttl>, cap: Option<Cap>, now: f64) -> Result<Array> {
         self.check_entries(writes).await?;
+        match self.write_once(writes, default_ttl, cap, now, true).await {
+            // A put made at once met an older record of its key (another tab or worker wrote
+            // it, or the reaper removed what a hint named): the transaction aborted, nothing was
+            // written, and the batch is written again, every old record looked up first.
+            Err(Error::Storage { name, .. }) if name == "ConstraintError" => {
+                self.learn(true);
+                self.write_once(writes, default_ttl, cap, now, false).await
+            }
+            written => written,
+        }
+    }
+
+    async fn write_once(&self, writes: &[Write], default_ttl: Option<&Ttl>, cap: Option<Cap>, now: f64, at_once: bool) -> Result<Array> {
         let run = self.begin("writing", &[ENTRIES], true, writes.len() as u32)?;
         let store = run.store(ENTRIES)?;
-        self.write_in(&run, &store, writes, default_ttl, now).await?;
+        self.write_in(&run, &store, writes, default_ttl, now, at_once, cap.is_some()).await?;
         let evicted = self.within_cap(&run, &store, writes, cap, now).await?;
         run.done().await?;
         Ok(evicted)
@@ -189,23 +200,35 @@ impl Conn {
 
     /// The requests of `write`, in a transaction the caller commits.
     ///
-    /// When no write's expiry depends on the entry's current one (no keepTtl...), each live write
-    /// is put at once, without looking up the old record: the put succeeds when the key is new
-    /// or its record has that very expiry, and when this connection has seen the key (a hint)
-    /// its old record is deleted first. Where a record with another expiry is left, the put
-    /// fails on the unique key index, its error is cancelled, and it is done again after a
-    /// lookup. Writes that expire at once, keys without a hint while such keys mostly turned out
-    /// stored already, and every write of a batch where one needs the current expiry are looked
-    /// up first.
-    pub(super) async fn write_in(&self, run: &Run<'_>, store: &ObjectStore<'_>, writes: &[Write], default_ttl: Option<&Ttl>, now: f64) -> Result<()> {
+    /// With `at_once`, when no write's expiry depends on the entry's current one (no keepTtl...),
+    /// each live write is put at once, without looking up the old record: the put succeeds when
+    /// the key is new or its record has that very expiry, and when this connection has seen the
+    /// key (a hint) its old record is deleted first. Writes that expire at once, keys without a
+    /// hint while such keys mostly turned out stored already, and every write of a batch where
+    /// one needs the current expiry are looked up first. Where a put made at once meets a
+    /// record with another expiry, it fails on the unique key index: when the transaction lives
+    /// on after the puts (the batch looks something up, or the caller has `more` requests to
+    /// make), that error is cancelled and the put done again after a lookup in this
+    /// transaction; otherwise nothing is awaited before the commit, so the error aborts the
+    /// transaction and [`Conn::write`] writes the batch again the long way.
+    pub(super) async fn write_in(
+        &self,
+        run: &Run<'_>,
+        store: &ObjectStore<'_>,
+        writes: &[Write],
+        default_ttl: Option<&Ttl>,
+        now: f64,
+        at_once: bool,
+        more: bool,
+    ) -> Result<()> {
         let by_key = run.check(store.index(BY_KEY))?;
         let order = last_wins(writes.iter().map(|w| &w.key));
         let mut expiry: Vec<Option<f64>> = vec![None; writes.len()];
         let mut long_way = order.clone();
         let mut guessed = vec![false; writes.len()];
-        // Puts made at once: the write, whether it had a hint, the request.
-        let mut fast: Vec<(usize, bool, Req<'static>)> = Vec::new();
-        if writes.iter().all(|w| !w.spec.needs_current()) {
+        // Writes put at once: the write, and the old record a hint names.
+        let mut fast: Vec<(usize, Option<JsValue>)> = Vec::new();
+        if at_once && writes.iter().all(|w| !w.spec.needs_current()) {
             long_way.clear();
             for &i in &order {
                 let (i, w) = (i as usize, &writes[i as usize]);
@@ -215,32 +238,44 @@ impl Conn {
                     long_way.push(i as u32);
                     continue;
                 }
-                let hinted = match self.hinted_pk(&w.key) {
-                    Some(old) => {
-                        run.delete(store, old)?;
-                        true
-                    }
+                match self.hinted_pk(&w.key) {
+                    Some(old) => fast.push((i, Some(old))),
                     None if self.found.get() >= 0.5 => {
                         guessed[i] = true;
                         long_way.push(i as u32);
-                        continue;
                     }
                     None => {
                         self.learn(false);
-                        false
+                        fast.push((i, None));
                     }
-                };
-                let put = self.put_entry(run, store, w, e)?;
-                put.on_error(self.absorb.as_ref().unchecked_ref());
-                // Hinted before the commit: if the transaction fails, the hint is stale, which
-                // costs a request later, never a wrong answer.
-                self.hint(&w.key, e);
-                fast.push((i, hinted, put));
+                }
             }
         }
+        // The transaction lives on after the puts (lookups to wait for, or `more` requests of the
+        // caller's): a put's conflict is resolved in it.
+        let cancel = more || !long_way.is_empty();
+        let mut puts = Vec::with_capacity(fast.len());
+        for (i, old) in fast {
+            let w = &writes[i];
+            if let Some(old) = old {
+                run.delete(store, old)?;
+            }
+            let e = expiry[i].unwrap_or(NEVER_MS);
+            let put = self.put_entry(run, store, w, e)?;
+            if cancel {
+                put.on_error(self.absorb.as_ref().unchecked_ref());
+            }
+            // Hinted before the commit: if the transaction fails, the hint is stale, which
+            // costs a request later, never a wrong answer.
+            self.hint(&w.key, e);
+            puts.push((i, put));
+        }
         let mut lookups = long_way.iter().map(|&i| run.ask(&by_key, Ask::GetKey(writes[i as usize].key.clone()))).collect::<Result<Vec<_>>>()?;
+        if !cancel {
+            return Ok(());
+        }
         let old_pks = if lookups.is_empty() {
-            if let Some((_, _, last)) = fast.last_mut() {
+            if let Some((_, last)) = puts.last_mut() {
                 let _ = run.settle(last).await?;
             }
             Vec::new()
@@ -248,17 +283,9 @@ impl Conn {
             run.results(&mut lookups).await?
         };
         // Puts that met an older record of their key: look it up, delete it, put again.
-        let mut conflicts: Vec<usize> = Vec::new();
-        for (i, hinted, put) in &mut fast {
-            if put.failed_with("ConstraintError") {
-                if !*hinted {
-                    // A key put without a hint that was stored after all.
-                    self.found.set(self.found.get() + 0.05);
-                }
-                conflicts.push(*i);
-            }
-        }
+        let conflicts: Vec<usize> = puts.iter_mut().filter_map(|(i, put)| put.failed_with("ConstraintError").then_some(*i)).collect();
         if !conflicts.is_empty() {
+            self.learn(true);
             let mut olds = conflicts.iter().map(|&i| run.ask(&by_key, Ask::GetKey(writes[i].key.clone()))).collect::<Result<Vec<_>>>()?;
             for (&i, old_pk) in conflicts.iter().zip(run.results(&mut olds).await?) {
                 if !old_pk.is_undefined() {
@@ -308,7 +335,7 @@ impl Conn {
             run.put_at(&meta, def.to_js(), def.key().into())?;
         }
         let entries = run.store(ENTRIES)?;
-        self.write_in(&run, &entries, &w.entries, None, now).await?;
+        self.write_in(&run, &entries, &w.entries, None, now, false, true).await?;
         let evicted = self.within_cap(&run, &entries, &w.entries, cap, now).await?;
         let docs = run.store(DOCS)?;
         for (def, writes) in &w.collections {
@@ -378,7 +405,7 @@ impl Conn {
         Ok(recs.into_iter().map(|r| JsValue::from(Array::of2(&r.k, &r.v))).collect())
     }
 
-    async fn live_records(&self, op: &str, now: f64) -> Result<Vec<EntryRecord>> {
+    async fn live_records(&self, op: &'static str, now: f64) -> Result<Vec<EntryRecord>> {
         let all = self.all_records(op).await?;
         let mut live = Vec::with_capacity(all.length() as usize);
         for r in all.iter() {
@@ -395,7 +422,7 @@ impl Conn {
         self.all_records("reading entries").await
     }
 
-    async fn all_records(&self, op: &str) -> Result<Array> {
+    async fn all_records(&self, op: &'static str) -> Result<Array> {
         Ok(self.ask(op, ENTRIES, Some(BY_KEY), Ask::All(None, None)).await?.unchecked_into())
     }
 

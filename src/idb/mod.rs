@@ -30,6 +30,7 @@ use indexed_db_futures::database::Database;
 use indexed_db_futures::error::Error as IdbError;
 use indexed_db_futures::internals::SystemRepr;
 use js_sys::{Array, Map};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::core::entry::ExpirySpec;
@@ -59,6 +60,17 @@ extern "C" {
     fn storage_estimate() -> js_sys::Promise;
     #[wasm_bindgen(js_name = persistStorage)]
     fn persist_storage() -> js_sys::Promise;
+}
+
+/// What `estimate()` resolves to.
+#[derive(Debug, serde::Serialize)]
+struct Estimate {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quota: Option<f64>,
+    live: u32,
+    expired: u32,
 }
 
 /// One write of `set`/`setMany`: validated key and options, the value as given.
@@ -192,16 +204,15 @@ impl Conn {
         sys.close();
     }
 
-    /// `navigator.storage.estimate()`'s `{ usage, quota }` (`{}` without a StorageManager) with
+    /// `navigator.storage.estimate()`'s `{ usage, quota }` (absent without a StorageManager) with
     /// `live` and `expired`: the entries live at `now` and those expired but still stored.
     pub async fn estimate(&self, now: f64) -> Result<JsValue> {
         let op = "estimating storage";
         let usage = wasm_bindgen_futures::JsFuture::from(storage_estimate()).await.map_err(|e| storage_error(&self.name, op, e))?;
-        let live = self.count(now).await?;
-        let expired = self.count_expired(&[Expired::entries(now)]).await?;
-        let _ = js_sys::Reflect::set(&usage, &"live".into(), &live.into());
-        let _ = js_sys::Reflect::set(&usage, &"expired".into(), &expired.into());
-        Ok(usage)
+        // Our own plain object from the JS edge: reading it never throws.
+        let number = |k: &str| js_sys::Reflect::get(&usage, &k.into()).ok().and_then(|v| v.as_f64());
+        let estimate = Estimate { usage: number("usage"), quota: number("quota"), live: self.count(now).await?, expired: self.count_expired(&[Expired::entries(now)]).await? };
+        estimate.serialize(&serde_wasm_bindgen::Serializer::new()).map_err(|e| storage_error(&self.name, op, e.into()))
     }
 
     /// `navigator.storage.persist()`: whether the origin's storage is persistent now.

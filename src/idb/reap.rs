@@ -5,7 +5,9 @@ use std::cell::Cell;
 
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::KeyRange;
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, Reflect};
+use serde::Serialize;
+use serde_wasm_bindgen::Serializer;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -131,6 +133,23 @@ pub struct Cap {
     pub live_only: bool,
 }
 
+/// A record as `onExpire` is given it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HandOffRecord<'a> {
+    kind: &'static str,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    key: JsValue,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    value: JsValue,
+    /// Unix seconds; `null` for never (an archive move without a delete tier).
+    expires_at: Option<f64>,
+    action: &'static str,
+    /// The collection or time series; absent for entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+}
+
 /// `[key, time, value]` of a record as offered: an entry's key, expiry and value; a document's
 /// id, reference time and document; a bucket's identity (meta key, span start, sequence), latest
 /// event time and events.
@@ -223,26 +242,22 @@ impl Conn {
         // failing) is offered as a delete, and deleted rather than archived.
         let archived: Vec<bool> = items.iter().map(|(_, time, _)| how.archive.is_some() && time + how.after_ms > how.now).collect();
         if let Some(hook) = &how.hook {
-            let records: Array = items
+            let records: Vec<HandOffRecord> = items
                 .iter()
                 .zip(&archived)
                 .map(|((key, time, value), &archive)| {
                     let at = time + how.after_ms;
-                    let r = Object::new();
-                    let set = |k: &str, v: &JsValue| {
-                        let _ = Reflect::set(&r, &k.into(), v);
-                    };
-                    set("kind", &how.kind.into());
-                    set("key", key);
-                    set("value", value);
-                    set("expiresAt", &if at.is_finite() { JsValue::from_f64(at / 1000.0) } else { JsValue::NULL });
-                    set("action", &(if archive { "archive" } else { "delete" }).into());
-                    if let Some(name) = &how.name {
-                        set("name", &name.into());
+                    HandOffRecord {
+                        kind: how.kind,
+                        key: key.clone(),
+                        value: value.clone(),
+                        expires_at: at.is_finite().then_some(at / 1000.0),
+                        action: if archive { "archive" } else { "delete" },
+                        name: how.name.as_deref(),
                     }
-                    JsValue::from(r)
                 })
                 .collect();
+            let records: Array = records.serialize(&Serializer::new().serialize_missing_as_null(true)).map_err(|e| super::storage_error(&self.name, expired.op, e.into()))?.unchecked_into();
             self.hand_off(hook, &records).await?;
         }
         let names: &[&str] = if how.archive.is_some() { &[name, ARCHIVE] } else { &[name] };

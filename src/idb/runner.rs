@@ -17,6 +17,7 @@ use indexed_db_futures::future::BasicRequest;
 use indexed_db_futures::internals::{QuerySourceInternal, SystemRepr};
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::prelude::*;
+use indexed_db_futures::database::Database;
 use indexed_db_futures::transaction::{Transaction, TransactionMode};
 use indexed_db_futures::KeyRange;
 use wasm_bindgen::prelude::*;
@@ -26,13 +27,19 @@ use super::{idb_to_js, storage_error, Conn};
 use crate::core::error::{Error, Result};
 use crate::timer::{deadline, Deadline};
 
-/// One transaction of a call, begun by [`Conn::begin`].
+/// One transaction of a call, begun by [`Conn::begin`] (or by a read task).
 #[derive(Debug)]
 pub(super) struct Run<'c> {
-    conn: &'c Conn,
+    /// The database's name, for errors.
+    name: &'c str,
+    /// How long the transaction may answer nothing before it is aborted (`timeoutMs`).
+    timeout_ms: u32,
     /// Names the call in errors ("while writing").
     pub op: &'c str,
-    tx: Transaction<'c>,
+    /// The transaction; `None` once asked to commit (then no more requests can be made).
+    tx: Option<Transaction<'c>>,
+    /// The same transaction, to abort it or read why it failed.
+    sys: web_sys::IdbTransaction,
     write: bool,
     /// It has answered a request: no deadline applies any more.
     running: Cell<bool>,
@@ -51,11 +58,11 @@ impl Conn {
         // Firefox makes the first readwrite transaction after a quota refusal a "cleanup" one,
         // where every put throws: it is left to end on its own, empty (which gives the refused
         // write's space back), and a new one is begun.
-        if write && js_sys::Reflect::get(run.tx.as_sys(), &"mode".into()).ok().and_then(|m| m.as_string()).as_deref() == Some("cleanup") {
-            run.tx.commit_now();
+        if write && js_sys::Reflect::get(&run.sys, &"mode".into()).ok().and_then(|m| m.as_string()).as_deref() == Some("cleanup") {
+            run.commit_now();
             run = self.begin_as(op, names, write)?;
         }
-        if write && work > 1 {
+        if write && work > 0 {
             let probe = run.ask(&run.store(names[0])?, Ask::Count(Some(nothing())))?;
             run.probe = Some(probe);
         }
@@ -69,27 +76,35 @@ impl Conn {
     }
 
     fn begin_as<'c>(&'c self, op: &'c str, names: &[&str], write: bool) -> Result<Run<'c>> {
-        let mode = if write { TransactionMode::Readwrite } else { TransactionMode::Readonly };
-        let tx = self.db.transaction(names).with_mode(mode).build().map_err(|e| storage_error(&self.name, op, idb_to_js(e)))?;
-        Ok(Run { conn: self, op, tx, write, running: Cell::new(false), probe: None })
+        Run::begin_on(&self.db, &self.name, self.timeout_ms, op, names, write)
     }
 }
 
 impl Conn {
     /// One read: `ask` of object store `name` (or its index `index`), in a transaction of its own.
-    pub(super) async fn ask(&self, op: &str, name: &str, index: Option<&str>, ask: Ask) -> Result<JsValue> {
-        let run = self.begin(op, &[name], false, 0)?;
-        let store = run.store(name)?;
-        let mut req = match index {
-            Some(index) => {
-                let index = run.check(store.index(index))?;
-                run.ask(&index, ask)?
+    pub(super) async fn ask(&self, op: &'static str, name: &'static str, index: Option<&'static str>, ask: Ask) -> Result<JsValue> {
+        let mut answers = self.read(op, name, vec![(index, ask)]).await?;
+        Ok(answers.pop().unwrap_or(JsValue::UNDEFINED))
+    }
+
+    /// Reads in a readonly transaction on object store `name`, each of `asks` of the store or of
+    /// one of its indexes, all made at once: their results, in order. The transaction is asked
+    /// to commit as soon as the requests are made, so it ends on its own once they have
+    /// answered.
+    pub(super) async fn read(&self, op: &'static str, name: &'static str, asks: Vec<(Option<&'static str>, Ask)>) -> Result<Vec<JsValue>> {
+        let mut run = self.begin(op, &[name], false, 0)?;
+        let mut reqs = Vec::with_capacity(asks.len());
+        {
+            let store = run.store(name)?;
+            for (index, ask) in asks {
+                reqs.push(match index {
+                    Some(index) => run.ask(&run.check(store.index(index))?, ask)?,
+                    None => run.ask(&store, ask)?,
+                });
             }
-            None => run.ask(&store, ask)?,
-        };
-        let answer = run.wait(&mut req).await?;
-        run.done().await?;
-        Ok(answer)
+        }
+        run.commit_now();
+        run.results(&mut reqs).await
     }
 
     /// One change: the records of object store `name` in `range` deleted (all of them without
@@ -120,9 +135,17 @@ impl CommitNow for Transaction<'_> {
 }
 
 impl<'c> Run<'c> {
+    fn begin_on(db: &'c Database, name: &'c str, timeout_ms: u32, op: &'c str, names: &[&str], write: bool) -> Result<Run<'c>> {
+        let mode = if write { TransactionMode::Readwrite } else { TransactionMode::Readonly };
+        let tx = db.transaction(names).with_mode(mode).build().map_err(|e| storage_error(name, op, idb_to_js(e)))?;
+        let sys: web_sys::IdbTransaction = (**tx.as_sys()).clone();
+        Ok(Run { name, timeout_ms, op, tx: Some(tx), sys, write, running: Cell::new(false), probe: None })
+    }
+
     /// Object store `name` of the transaction.
     pub fn store(&self, name: &str) -> Result<ObjectStore<'_>> {
-        self.tx.object_store(name).map_err(|e| self.error(idb_to_js(e)))
+        let Some(tx) = &self.tx else { return Err(self.error(JsValue::from_str("the transaction was asked to commit already"))) };
+        tx.object_store(name).map_err(|e| self.error(idb_to_js(e)))
     }
 
     /// A request as built by indexed_db_futures, or the error it was refused with (a put whose
@@ -207,49 +230,62 @@ impl<'c> Run<'c> {
         self.answers(reqs).await?.into_iter().map(|a| a.map_err(|e| self.error(e))).collect()
     }
 
-    /// Waits for the transaction to commit (a write) or lets it end on its own (a read, which
-    /// needs no commit). A write commits once it has answered a request (the probe, if it
-    /// answered nothing else): a transaction that never starts is aborted by the watchdog
-    /// rather than left committing forever.
+    /// Asks the transaction to commit once the requests made so far have answered, without
+    /// waiting for it: no more requests can be made. Early, while they are still pending, this
+    /// costs Chromium a fraction of what it costs once they have answered (docs/benchmarks.md);
+    /// and the transaction is not aborted when dropped.
+    pub fn commit_now(&mut self) {
+        if let Some(tx) = self.tx.take() {
+            tx.commit_now();
+        }
+    }
+
+    /// Waits for a write to commit. It is asked to commit once it has answered a request (the
+    /// probe, its first, if nothing else was awaited): a transaction that never starts is aborted
+    /// by the watchdog rather than committed blind, and one that runs is asked while its later
+    /// requests are still pending, the cheapest moment (docs/benchmarks.md). A read is asked to
+    /// commit and not waited for.
     pub async fn done(mut self) -> Result<()> {
         if !self.write {
-            self.tx.commit_now();
+            self.commit_now();
             return Ok(());
         }
         if !self.running.get() {
             let mut probe = match self.probe.take() {
                 Some(probe) => probe,
                 None => {
-                    let first = self.tx.as_sys().object_store_names().get(0).unwrap_or_default();
+                    let first = self.sys.object_store_names().get(0).unwrap_or_default();
                     self.ask(&self.store(&first)?, Ask::Count(Some(nothing())))?
                 }
             };
             self.wait(&mut probe).await?;
         }
-        let Run { conn, op, tx, .. } = self;
-        let sys = tx.as_sys().clone();
+        let Some(tx) = self.tx.take() else { return Ok(()) };
         match tx.commit().await {
             Ok(()) => Ok(()),
             // Why it aborted (a quota refusal, a request's error), else what the commit said.
-            Err(e) => Err(storage_error(&conn.name, op, sys.error().map_or_else(|| idb_to_js(e), JsValue::from))),
+            Err(e) => Err(storage_error(self.name, self.op, self.sys.error().map_or_else(|| idb_to_js(e), JsValue::from))),
         }
     }
 
     /// Ends a write that wrote nothing: committed without waiting (aborting one costs Chromium
     /// more than letting it commit).
-    pub fn wrote_nothing(self) {
-        self.tx.commit_now();
+    pub fn wrote_nothing(mut self) {
+        self.commit_now();
     }
 
     /// A storage error of this call.
     pub fn error(&self, e: JsValue) -> Error {
-        storage_error(&self.conn.name, self.op, e)
+        storage_error(self.name, self.op, e)
     }
 
     /// Aborts the transaction because it did not answer within `timeoutMs`.
     fn time_out(&self) -> Error {
-        let ms = self.conn.timeout_ms;
-        let aborted = self.tx.as_sys().abort().is_ok();
+        let ms = self.timeout_ms;
+        let aborted = self.sys.abort().is_ok();
+        if !self.write {
+            return Error::Timeout { op: self.op.into(), message: format!("no answer within {ms} ms; the read was given up") };
+        }
         Error::Timeout {
             op: self.op.into(),
             message: if aborted {
@@ -286,7 +322,7 @@ impl Future for Watch<'_, '_, '_> {
         if this.run.running.get() {
             return Poll::Pending;
         }
-        let ms = this.run.conn.timeout_ms;
+        let ms = this.run.timeout_ms;
         let deadline = this.deadline.get_or_insert_with(|| deadline(ms));
         if Pin::new(deadline).poll(cx).is_pending() {
             return Poll::Pending;

@@ -133,7 +133,7 @@ impl Conn {
     }
 
     /// Every bucket of `s` in `range` (of `by_bucket` with `index`, else of the store).
-    async fn buckets(&self, op: &str, range: KeyRange<JsValue>, index: bool) -> Result<Vec<BucketRecord>> {
+    async fn buckets(&self, op: &'static str, range: KeyRange<JsValue>, index: bool) -> Result<Vec<BucketRecord>> {
         let all: Array = self.ask(op, BUCKETS, index.then_some(BY_BUCKET), Ask::All(Some(range), None)).await?.unchecked_into();
         all.iter().map(from_js).collect()
     }

@@ -261,6 +261,7 @@ async fn reads_and_deletes_by_id_see_only_live_documents_and_deletes_remove_expi
     let got: js_sys::Array = call(&c, "getMany", &[js("['never', 'gone', 'live', 2, 'nope', 'never']")]).await.unchecked_into();
     let ids: Vec<String> = got.iter().map(|d| if d.is_undefined() { "-".into() } else { field(&d, "id").as_string().unwrap() }).collect();
     assert_eq!(ids, ["never", "-", "live", "-", "-", "never"]);
+    assert!((0..6).all(|i| js_sys::Reflect::has(&got, &i.into()) == Ok(true)), "a dense array, no holes");
     assert_eq!(call(&c, "delete", &["gone".into()]).await, JsValue::FALSE, "an expired document is not live");
     assert_eq!(call(&c, "delete", &["nope".into()]).await, JsValue::FALSE);
     // Duplicates count once; 2 is expired, 'never' has no date and never expires.
