@@ -1,17 +1,19 @@
 //! BroadcastChannel: the only module that touches it. The members of one database (tabs,
 //! iframes, workers) tell each other of their events and definition changes over a channel
 //! named after the database; `members.js` dispatches the events it receives and catches every
-//! exception.
+//! exception. It reads the time (to keep unsent events a few seconds) from [`now_ms`].
 
 use wasm_bindgen::prelude::*;
 use web_sys::EventTarget;
+
+use crate::timer::now_ms;
 
 #[wasm_bindgen(module = "/src/members.js")]
 extern "C" {
     #[derive(Debug)]
     type ChannelHandle;
     #[wasm_bindgen(js_name = openChannel)]
-    fn open_channel(name: &str, target: &EventTarget, on_definition: &Closure<dyn FnMut(JsValue)>) -> Option<ChannelHandle>;
+    fn open_channel(name: &str, target: &EventTarget, on_definition: &Closure<dyn FnMut(JsValue)>, now: &Closure<dyn Fn() -> f64>) -> Option<ChannelHandle>;
     #[wasm_bindgen(method)]
     fn post(this: &ChannelHandle, kind: &str, detail: &JsValue) -> bool;
     #[wasm_bindgen(method)]
@@ -24,6 +26,7 @@ extern "C" {
 pub struct Channel {
     handle: ChannelHandle,
     _on_definition: Closure<dyn FnMut(JsValue)>,
+    _now: Closure<dyn Fn() -> f64>,
 }
 
 impl Channel {
@@ -33,8 +36,9 @@ impl Channel {
     /// in their own context.
     pub fn open(name: &str, target: &EventTarget, on_definition: impl FnMut(JsValue) + 'static) -> Option<Channel> {
         let on_definition = Closure::<dyn FnMut(JsValue)>::new(on_definition);
-        let handle = open_channel(name, target, &on_definition)?;
-        Some(Channel { handle, _on_definition: on_definition })
+        let now = Closure::<dyn Fn() -> f64>::new(now_ms);
+        let handle = open_channel(name, target, &on_definition, &now)?;
+        Some(Channel { handle, _on_definition: on_definition, _now: now })
     }
 
     /// Sends an event (`kind` and its detail) or a definition (`kind` `"definition"`) to every

@@ -37,8 +37,9 @@ export function leadership(name, onGranted) {
 }
 
 // Opens the channel `name`. Another member's event is dispatched on `target` with the same
-// detail plus `remote: true`; its definition changes go to `onDefinition(definition)`. Returns
-// null where there is no BroadcastChannel (events then stay in their own context).
+// detail plus `remote: true`; its definition changes go to `onDefinition(definition)`. `now()`
+// is the time in Unix ms (src/timer.rs). Returns null where there is no BroadcastChannel (events
+// then stay in their own context).
 //
 // Posting costs the sender a structured clone and a message to the browser (figures in
 // docs/benchmarks.md), so events are posted only while another member is known. Members say
@@ -47,23 +48,22 @@ export function leadership(name, onGranted) {
 // kept for a few seconds, with its time, and sent to a member whose hello or here shows its
 // channel was already open then (the two may have crossed), so no member misses an event that
 // happened after it joined. Definitions are always posted.
-// Two contexts' clocks (timeOrigin + now) agree to about a millisecond (timers are coarsened to
-// 1 ms in Firefox and WebKit); the slack errs towards an event too many for a member that joined
-// in those 50 ms, never one too few.
+// Every context reads the same system clock, to the millisecond (or coarser where a browser
+// blurs time); the slack errs towards an event too many for a member that joined in those 50 ms,
+// never one too few.
 const MEMBER_SLACK_MS = 50;
 const UNSENT_MS = 5000;
 const UNSENT_MAX = 1000;
 
-export function openChannel(name, target, onDefinition) {
+export function openChannel(name, target, onDefinition, now) {
   let ch;
   try {
     ch = new BroadcastChannel(name);
   } catch {
     return null;
   }
-  const clock = () => performance.timeOrigin + performance.now();
-  const me = `${clock()}-${Math.random()}`;
-  const born = clock();
+  const born = now();
+  const me = `${born}-${Math.random()}`;
   const members = new Set();
   let unsent = [];   // [{ at, message }]
   let open = true;
@@ -79,10 +79,10 @@ export function openChannel(name, target, onDefinition) {
   // A post reaches every open channel, so what is sent is no longer kept; older ones stay for a
   // member born earlier whose hello or here is still on its way.
   const catchUp = (since) => {
-    const now = clock();
+    const at = now();
     const keep = [];
     for (const u of unsent) {
-      if (now - u.at >= UNSENT_MS) continue;
+      if (at - u.at >= UNSENT_MS) continue;
       if (u.at >= since - MEMBER_SLACK_MS) send(u.message);
       else keep.push(u);
     }
@@ -114,7 +114,7 @@ export function openChannel(name, target, onDefinition) {
       const message = type === "definition" ? { type, from: me, definition: detail } : { type, from: me, detail };
       if (type === "definition" || members.size > 0) return send(message);
       if (unsent.length >= UNSENT_MAX) unsent.shift();
-      unsent.push({ at: clock(), message });
+      unsent.push({ at: now(), message });
       return true;
     },
     close() {
@@ -130,18 +130,17 @@ export function openChannel(name, target, onDefinition) {
 // once read, then its new value when an event on `target` (the store's "change", "expired" and
 // "evicted": its own, and other members' as the channel dispatches them) names the key and the
 // read shows a write or a live entry gone, and undefined when its expiry comes: one timer for the
-// soonest expiry among the watched keys, set again when it rings or an expiry changes. Listeners
-// run from a timer or after a read, never inside wasm; one that throws is reported (reportError)
-// and the others still run.
-const MAX_TIMER_MS = 2_147_483_647;
+// soonest expiry among the watched keys, set again when it rings or an expiry changes. The timer
+// is src/timer.rs's: `setTimer(at)` sets it for `at` (Unix ms) or stops it (null), and it calls
+// `ring(now)`. Every listener is called inside a try/catch, so none unwinds through wasm; one
+// that throws is reported (reportError) and the others still run.
 const EVENTS = ["change", "expired", "evicted"];
 
-export function watches(read, target) {
+export function watches(read, target, setTimer) {
   const keyed = new Map(); // key -> { listeners, value, live, at, reads, written, told }
-  let timer = 0;
   let timerAt = null;
   const report = (e) => {
-    try { reportError(e); } catch { setTimeout(() => { throw e; }); }
+    try { reportError(e); } catch { queueMicrotask(() => { throw e; }); }
   };
   const tell = (listeners, value) => {
     for (const f of listeners) {
@@ -152,24 +151,8 @@ export function watches(read, target) {
     let next = Infinity;
     for (const w of keyed.values()) if (w.live && w.at < next) next = w.at;
     if (next === (timerAt ?? Infinity)) return;
-    clearTimeout(timer);
     timerAt = next === Infinity ? null : next;
-    // Beyond setTimeout's reach it rings early, finds nothing due and is set again.
-    if (timerAt !== null) timer = setTimeout(ring, Math.min(Math.max(0, Math.ceil(timerAt - Date.now())), MAX_TIMER_MS));
-  };
-  const ring = () => {
-    timerAt = null;
-    const now = Date.now();
-    const due = [];
-    for (const w of keyed.values()) {
-      if (w.live && w.at <= now) {
-        w.live = false;
-        w.value = undefined;
-        due.push(...w.listeners);
-      }
-    }
-    arm();
-    tell(due, undefined);
+    setTimer(timerAt);
   };
   const refresh = async (key, w) => {
     const n = ++w.reads;
@@ -191,6 +174,19 @@ export function watches(read, target) {
   const self = {
     // [keys watched, when the timer rings (Unix ms) or null]
     stats: () => [keyed.size, timerAt],
+    ring(now) {
+      timerAt = null;
+      const due = [];
+      for (const w of keyed.values()) {
+        if (w.live && w.at <= now) {
+          w.live = false;
+          w.value = undefined;
+          due.push(...w.listeners);
+        }
+      }
+      arm();
+      tell(due, undefined);
+    },
     watch(key, listener) {
       let w = keyed.get(key);
       const first = !w;
@@ -209,7 +205,6 @@ export function watches(read, target) {
     },
     close() {
       for (const t of EVENTS) target.removeEventListener(t, changed);
-      clearTimeout(timer);
       timerAt = null;
       keyed.clear();
     },

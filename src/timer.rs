@@ -90,6 +90,66 @@ pub fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
+/// A timer set for a moment (Unix ms), then set again for another or stopped; each time it rings
+/// it calls back with the time. Dropping it stops it. A moment beyond `setTimeout`'s reach
+/// (2^31 - 1 ms) is reached in steps, and a step that ends early is followed by another, so it
+/// never rings before its moment.
+#[must_use = "the timer is stopped as soon as it is dropped"]
+pub struct Timer {
+    state: Rc<TimerState>,
+}
+
+struct TimerState {
+    /// When it rings (`INFINITY`: not set).
+    at_ms: Cell<f64>,
+    timeout: RefCell<Option<gloo_timers::callback::Timeout>>,
+    on_ring: Box<dyn Fn(f64)>,
+}
+
+impl std::fmt::Debug for Timer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Timer").field("at_ms", &self.state.at_ms.get()).finish_non_exhaustive()
+    }
+}
+
+impl Timer {
+    /// A timer, not set, that calls `on_ring(now_ms)` each time it rings. `on_ring` may set it
+    /// again, stop it or drop it.
+    pub fn new(on_ring: impl Fn(f64) + 'static) -> Timer {
+        let state = TimerState { at_ms: Cell::new(f64::INFINITY), timeout: RefCell::new(None), on_ring: Box::new(on_ring) };
+        Timer { state: Rc::new(state) }
+    }
+
+    /// Sets it to ring at `at_ms` (Unix ms; at once if that has passed), or stops it (`None`).
+    pub fn set(&self, at_ms: Option<f64>) {
+        self.state.at_ms.set(at_ms.unwrap_or(f64::INFINITY));
+        // The timeout it replaces is cleared as it drops.
+        self.state.timeout.replace(step(&self.state));
+    }
+}
+
+/// A timeout for the next step towards `state`'s moment (none if it is not set).
+fn step(state: &Rc<TimerState>) -> Option<gloo_timers::callback::Timeout> {
+    let at = state.at_ms.get();
+    if at == f64::INFINITY {
+        return None;
+    }
+    let wait = (at - now_ms()).ceil().clamp(0.0, f64::from(MAX_TIMER_MS));
+    let weak = Rc::downgrade(state);
+    Some(gloo_timers::callback::Timeout::new(wait as u32, move || {
+        let Some(state) = weak.upgrade() else { return };
+        let now = now_ms();
+        if now < state.at_ms.get() {
+            let next = step(&state);
+            state.timeout.replace(next);
+            return;
+        }
+        state.at_ms.set(f64::INFINITY);
+        // No borrow is held: `on_ring` may set the timer again.
+        (state.on_ring)(now);
+    }))
+}
+
 #[wasm_bindgen(module = "/src/members.js")]
 extern "C" {
     #[derive(Debug)]

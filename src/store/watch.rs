@@ -1,11 +1,11 @@
 //! `watch(key, listener)`: a key's listeners get its value once read, then its new value when it
 //! is written and `undefined` when it is deleted or expires, whether the change happened in this
-//! member or another (tab, worker). The bookkeeping (watched keys, listeners, the one timer for
-//! the soonest watched expiry) is `watches` in `members.js`, which hears the store's own events
-//! target (this member's events, and the other members' as the channel dispatches them): in JS
-//! it costs a fraction of the bytes it did in Rust (a BTreeSet, two HashMaps, a timer closure:
-//! 10.7 kB gzip), and listeners run from a timer or after a read, never inside wasm. Here: the
-//! read it asks for.
+//! member or another (tab, worker). The bookkeeping (watched keys, listeners, when the soonest
+//! watched expiry comes) is `watches` in `members.js`, which hears the store's own events target
+//! (this member's events, and the other members' as the channel dispatches them): in JS it is a
+//! fraction of the bytes it is in Rust, and every call to a listener is inside a JS try/catch.
+//! Here: the read it asks for, and the one timer (a [`Timer`]) it sets for the soonest expiry,
+//! which rings it with the time.
 
 use std::rc::{Rc, Weak};
 
@@ -14,27 +14,33 @@ use wasm_bindgen::prelude::*;
 
 use super::{Inner, Store};
 use crate::core::error::Result;
+use crate::timer::Timer;
 
 #[wasm_bindgen(module = "/src/members.js")]
 extern "C" {
     /// A store's watched keys (`watches` in members.js); its methods catch what they call.
-    #[derive(Debug)]
+    #[derive(Debug, Clone)]
     pub(super) type Watches;
     #[wasm_bindgen(js_name = watches)]
-    fn new_watches(read: &Closure<dyn FnMut(JsValue) -> JsValue>, events: &web_sys::EventTarget) -> Watches;
+    fn new_watches(read: &Closure<dyn FnMut(JsValue) -> JsValue>, events: &web_sys::EventTarget, set_timer: &Closure<dyn Fn(Option<f64>)>) -> Watches;
     #[wasm_bindgen(method)]
     fn watch(this: &Watches, key: &JsValue, listener: &Function) -> Function;
     #[wasm_bindgen(method)]
     fn stats(this: &Watches) -> Array;
+    /// The timer rang at `now_ms`: the watched keys expired by then are told.
+    #[wasm_bindgen(method)]
+    fn ring(this: &Watches, now_ms: f64);
     #[wasm_bindgen(method)]
     fn close(this: &Watches);
 }
 
-/// A store's watches and the read they call back, made at its first `watch`.
+/// A store's watches, the read they call back and the setter of their timer (which owns the
+/// timer, so dropping it stops the timer), made at its first `watch`.
 #[derive(Debug)]
 pub(super) struct Watching {
     watches: Watches,
     _read: Closure<dyn FnMut(JsValue) -> JsValue>,
+    _set_timer: Closure<dyn Fn(Option<f64>)>,
 }
 
 impl Drop for Watching {
@@ -51,12 +57,24 @@ impl Store {
         self.conn()?;
         if self.0.watching.borrow().is_none() {
             let weak: Weak<Inner> = Rc::downgrade(&self.0);
+            let ring = weak.clone();
             let read = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |key: JsValue| match weak.upgrade() {
                 Some(inner) => read(Store(inner), key),
                 None => JsValue::UNDEFINED,
             });
-            let watches = new_watches(&read, &self.0.events);
-            self.0.watching.replace(Some(Watching { watches, _read: read }));
+            let timer = Timer::new(move |now| {
+                // Rung with no borrow held: a listener may watch, stop watching or close the store.
+                let watches = match ring.upgrade() {
+                    Some(inner) => inner.watching.borrow().as_ref().map(|w| w.watches.clone()),
+                    None => None,
+                };
+                if let Some(watches) = watches {
+                    watches.ring(now);
+                }
+            });
+            let set_timer = Closure::<dyn Fn(Option<f64>)>::new(move |at_ms: Option<f64>| timer.set(at_ms));
+            let watches = new_watches(&read, &self.0.events, &set_timer);
+            self.0.watching.replace(Some(Watching { watches, _read: read, _set_timer: set_timer }));
         }
         let watching = self.0.watching.borrow();
         Ok(watching.as_ref().expect("made above").watches.watch(key, listener))
