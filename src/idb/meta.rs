@@ -1,7 +1,8 @@
 //! Definitions of collections and time series, kept in the `meta` store so that a store opened
 //! again (after a reload, in another tab) finds them.
 
-use js_sys::{Array, Object, Reflect};
+use js_sys::Array;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::runner::Ask;
@@ -51,82 +52,132 @@ impl Definition {
         }
     }
 
-    /// The stored form: a plain object.
+    /// The stored form: a plain object (`ttlIndex`, `keyedBy`, `metaField`, `expireAfterSecs`
+    /// are `null` when absent, as every version has stored them).
     pub fn to_js(&self) -> JsValue {
-        let o = Object::new();
-        match self {
-            Definition::Collection { name, key_path, ttl, keyed_by } => {
-                set(&o, "kind", "collection".into());
-                set(&o, "name", name.into());
-                set(&o, "keyPath", key_path.into());
-                let ttl_js = ttl.as_ref().map_or(JsValue::NULL, |t| {
-                    let x = Object::new();
-                    set(&x, "field", t.field.as_str().into());
-                    set(&x, "expireAfterSecs", t.expire_after_secs.into());
-                    set(&x, "unit", t.unit.name().into());
-                    if let Some(until) = t.archive_until_secs {
-                        set(&x, "archiveUntilSecs", until.into());
-                    }
-                    x.into()
-                });
-                set(&o, "ttlIndex", ttl_js);
-                let keyed_js = keyed_by.as_ref().map_or(JsValue::NULL, |(field, unit)| {
-                    let x = Object::new();
-                    set(&x, "field", field.as_str().into());
-                    set(&x, "unit", unit.name().into());
-                    x.into()
-                });
-                set(&o, "keyedBy", keyed_js);
-            }
-            Definition::Series { name, options } => {
-                set(&o, "kind", "series".into());
-                set(&o, "name", name.into());
-                set(&o, "timeField", options.time_field.as_str().into());
-                set(&o, "metaField", options.meta_field.as_deref().map_or(JsValue::NULL, JsValue::from));
-                set(&o, "granularity", options.granularity.name().into());
-                set(&o, "expireAfterSecs", options.expire_after_secs.map_or(JsValue::NULL, JsValue::from));
-            }
-        }
-        o.into()
+        let stored = match self {
+            Definition::Collection { name, key_path, ttl, keyed_by } => StoredDefinition::Collection {
+                name,
+                key_path,
+                ttl_index: ttl.as_ref().map(|t| StoredTtl {
+                    field: t.field.clone(),
+                    expire_after_secs: t.expire_after_secs,
+                    unit: t.unit.name().into(),
+                    archive_until_secs: t.archive_until_secs,
+                }),
+                keyed_by: keyed_by.as_ref().map(|(field, unit)| StoredKeyedBy { field: field.clone(), unit: unit.name().into() }),
+            },
+            Definition::Series { name, options } => StoredDefinition::Series {
+                name,
+                time_field: &options.time_field,
+                meta_field: options.meta_field.as_deref(),
+                granularity: options.granularity.name(),
+                expire_after_secs: options.expire_after_secs,
+            },
+        };
+        // Plain data: serializing it cannot fail.
+        stored.serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true)).unwrap_or(JsValue::NULL)
     }
 
     /// Reads a stored definition; `None` for a record this version does not understand.
     pub fn from_js(v: &JsValue) -> Option<Definition> {
-        let name = text(v, "name")?;
-        match text(v, "kind")?.as_str() {
+        let read: ReadDefinition = serde_wasm_bindgen::from_value(v.clone()).ok()?;
+        match read.kind.as_str() {
             "collection" => {
-                let ttl_js = get(v, "ttlIndex");
-                let ttl = if ttl_js.is_object() {
-                    Some(TtlIndex {
-                        field: text(&ttl_js, "field")?,
-                        expire_after_secs: get(&ttl_js, "expireAfterSecs").as_f64()?,
-                        unit: TimeUnit::parse(&text(&ttl_js, "unit")?).ok()?,
+                let ttl = match read.ttl_index {
+                    Some(t) => Some(TtlIndex {
+                        field: t.field,
+                        expire_after_secs: t.expire_after_secs,
+                        unit: TimeUnit::parse(&t.unit).ok()?,
                         // Absent in definitions written before tiers: delete at expireAfter.
-                        archive_until_secs: get(&ttl_js, "archiveUntilSecs").as_f64(),
-                    })
-                } else {
-                    None
+                        archive_until_secs: t.archive_until_secs,
+                    }),
+                    None => None,
                 };
-                let keyed_js = get(v, "keyedBy");
-                let keyed_by = if keyed_js.is_object() {
-                    Some((text(&keyed_js, "field")?, TimeUnit::parse(&text(&keyed_js, "unit")?).ok()?))
-                } else {
-                    None
+                let keyed_by = match read.keyed_by {
+                    Some(k) => Some((k.field, TimeUnit::parse(&k.unit).ok()?)),
+                    None => None,
                 };
-                Some(Definition::Collection { name, key_path: text(v, "keyPath")?, ttl, keyed_by })
+                Some(Definition::Collection { name: read.name, key_path: read.key_path?, ttl, keyed_by })
             }
             "series" => Some(Definition::Series {
-                name,
+                name: read.name,
                 options: SeriesOptions {
-                    time_field: text(v, "timeField")?,
-                    meta_field: text(v, "metaField"),
-                    granularity: Granularity::parse(&text(v, "granularity")?).ok()?,
-                    expire_after_secs: get(v, "expireAfterSecs").as_f64(),
+                    time_field: read.time_field?,
+                    meta_field: read.meta_field,
+                    granularity: Granularity::parse(&read.granularity?).ok()?,
+                    expire_after_secs: read.expire_after_secs,
                 },
             }),
             _ => None,
         }
     }
+}
+
+/// A definition as the `meta` store holds it.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum StoredDefinition<'a> {
+    Collection {
+        name: &'a str,
+        #[serde(rename = "keyPath")]
+        key_path: &'a str,
+        #[serde(rename = "ttlIndex")]
+        ttl_index: Option<StoredTtl>,
+        #[serde(rename = "keyedBy")]
+        keyed_by: Option<StoredKeyedBy>,
+    },
+    Series {
+        name: &'a str,
+        #[serde(rename = "timeField")]
+        time_field: &'a str,
+        #[serde(rename = "metaField")]
+        meta_field: Option<&'a str>,
+        granularity: &'static str,
+        #[serde(rename = "expireAfterSecs")]
+        expire_after_secs: Option<f64>,
+    },
+}
+
+/// A collection's TTL index as stored.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredTtl {
+    field: String,
+    expire_after_secs: f64,
+    unit: String,
+    /// Absent without an archive tier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    archive_until_secs: Option<f64>,
+}
+
+/// The field and unit a collection's documents are keyed by, as stored.
+#[derive(Serialize, Deserialize)]
+struct StoredKeyedBy {
+    field: String,
+    unit: String,
+}
+
+/// Either kind of stored definition, read back: what one kind lacks is `None`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ReadDefinition {
+    kind: String,
+    name: String,
+    #[serde(default)]
+    key_path: Option<String>,
+    #[serde(default)]
+    ttl_index: Option<StoredTtl>,
+    #[serde(default)]
+    keyed_by: Option<StoredKeyedBy>,
+    #[serde(default)]
+    time_field: Option<String>,
+    #[serde(default)]
+    meta_field: Option<String>,
+    #[serde(default)]
+    granularity: Option<String>,
+    #[serde(default)]
+    expire_after_secs: Option<f64>,
 }
 
 /// The `meta` key of collection `name`.
@@ -137,18 +188,6 @@ pub fn collection_key(name: &str) -> String {
 /// The `meta` key of time series `name`.
 pub fn series_key(name: &str) -> String {
     format!("series:{name}")
-}
-
-fn set(o: &Object, k: &str, v: JsValue) {
-    let _ = Reflect::set(o, &JsValue::from_str(k), &v);
-}
-
-fn get(v: &JsValue, k: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn text(v: &JsValue, k: &str) -> Option<String> {
-    get(v, k).as_string()
 }
 
 impl Conn {

@@ -69,8 +69,9 @@ impl Conn {
         Ok(run)
     }
 
-    /// A readwrite transaction as the browser gives it, Firefox's "cleanup" one included: for
-    /// evicting after a quota refusal, which is what that transaction is for.
+    /// A readwrite transaction as the browser gives it, without the watchdog's probe: Firefox's
+    /// "cleanup" one included, for evicting after a quota refusal (what that transaction is for),
+    /// and for the Blob probe (its put must be the transaction's only request).
     pub(super) fn begin_as_is<'c>(&'c self, op: &'c str, names: &[&str]) -> Result<Run<'c>> {
         self.begin_as(op, names, true)
     }

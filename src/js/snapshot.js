@@ -65,7 +65,7 @@ export function buildSnapshot(database, now, entryRecs, collections, series) {
   for (const [def, recs] of collections) {
     const ttl = def.ttlIndex;
     // An index with an archive tier is exported with its tiers (the archive itself is not).
-    const until = ttl && ttl.archiveUntilSecs;
+    const until = ttl ? ttl.archiveUntilSecs : undefined;
     const tiers = until === undefined ? undefined
       : [{ after: ttl.expireAfterSecs, action: "archive" }, ...(Number.isFinite(until) ? [{ after: until, action: "delete" }] : [])];
     const index = ttl && (tiers ? { field: ttl.field, tiers, unit: ttl.unit } : { field: ttl.field, expireAfter: ttl.expireAfterSecs, unit: ttl.unit });

@@ -50,6 +50,28 @@ async fn export_destroy_import_round_trip() {
     destroy(&name).await;
 }
 
+/// A collection without a TTL index is exported with `ttlIndex: null` and its documents, and
+/// comes back the same.
+#[wasm_bindgen_test]
+async fn a_collection_without_a_ttl_index_round_trips() {
+    let name = db_name("backupnottl");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["plain".into(), JsValue::UNDEFINED]).await;
+    call(&c, "putMany", &[js("[{ id: 'a', n: 1 }, { id: 'b', n: 2 }]")]).await;
+    let snapshot = call(&s, "export", &[]).await;
+    let exported: js_sys::Array = field(&snapshot, "collections").unchecked_into();
+    assert_eq!(exported.length(), 1);
+    assert!(field(&exported.get(0), "ttlIndex").is_null());
+    destroy(&name).await;
+    let s = open_manual(&name).await;
+    let report = call(&s, "import", &[snapshot]).await;
+    assert_eq!(num(&field(&report, "documents")), 2.0);
+    let c = call(&s, "collection", &["plain".into(), JsValue::UNDEFINED]).await;
+    assert!(call(&c, "ttlIndex", &[]).await.is_null());
+    assert_eq!(num(&field(&call(&c, "get", &["b".into()]).await, "n")), 2.0);
+    destroy(&name).await;
+}
+
 #[wasm_bindgen_test]
 async fn values_json_cannot_carry_are_refused_naming_them() {
     let name = db_name("backupbad");
