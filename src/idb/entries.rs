@@ -176,7 +176,8 @@ impl Conn {
     }
 
     async fn write_once(&self, writes: &[Write], default_ttl: Option<&Ttl>, cap: Option<Cap>, now: f64, at_once: bool) -> Result<Array> {
-        let run = self.begin("writing", &[ENTRIES], true, writes.len() as u32)?;
+        // No probe yet: `write_in` makes one its first request.
+        let run = self.begin("writing", &[ENTRIES], true, 0)?;
         let store = run.store(ENTRIES)?;
         self.write_in(&run, &store, writes, default_ttl, now, at_once, cap.is_some()).await?;
         let evicted = self.within_cap(&run, &store, writes, cap, now).await?;
@@ -257,8 +258,11 @@ impl Conn {
         let mut puts = Vec::with_capacity(fast.len());
         for (i, old) in fast {
             let w = &writes[i];
-            if let Some(old) = old {
-                run.delete(store, old)?;
+            // The transaction's first request is its probe: a hinted old record's delete, or a
+            // count before a put (`Conn::write` begins without one).
+            match old {
+                Some(old) => run.probe_with(run.delete(store, old)?),
+                None => run.ensure_probe(store)?,
             }
             let e = expiry[i].unwrap_or(NEVER_MS);
             let put = self.put_entry(run, store, w, e)?;

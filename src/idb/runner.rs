@@ -8,7 +8,7 @@
 //! `setMany` commits for minutes). So a write that touches more than one record starts with a
 //! probe request, whose answer says the browser runs it.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -43,7 +43,7 @@ pub(super) struct Run<'c> {
     write: bool,
     /// It has answered a request: no deadline applies any more.
     running: Cell<bool>,
-    probe: Option<Req<'static>>,
+    probe: RefCell<Option<Req<'static>>>,
 }
 
 /// How a request answered: its result, or the error it failed with (the transaction aborts
@@ -63,8 +63,7 @@ impl Conn {
             run = self.begin_as(op, names, write)?;
         }
         if write && work > 0 {
-            let probe = run.ask(&run.store(names[0])?, Ask::Count(Some(nothing())))?;
-            run.probe = Some(probe);
+            run.ensure_probe(&run.store(names[0])?)?;
         }
         Ok(run)
     }
@@ -140,7 +139,26 @@ impl<'c> Run<'c> {
         let mode = if write { TransactionMode::Readwrite } else { TransactionMode::Readonly };
         let tx = db.transaction(names).with_mode(mode).build().map_err(|e| storage_error(name, op, idb_to_js(e)))?;
         let sys: web_sys::IdbTransaction = (**tx.as_sys()).clone();
-        Ok(Run { name, timeout_ms, op, tx: Some(tx), sys, write, running: Cell::new(false), probe: None })
+        Ok(Run { name, timeout_ms, op, tx: Some(tx), sys, write, running: Cell::new(false), probe: RefCell::new(None) })
+    }
+
+    /// Makes sure a write has its probe before its next request: a count of a key no record has
+    /// on `store`, the cheapest request there is, whose answer says the browser runs the
+    /// transaction.
+    pub fn ensure_probe(&self, store: &ObjectStore<'_>) -> Result<()> {
+        if self.probe.borrow().is_none() {
+            let probe = self.ask(store, Ask::Count(Some(nothing())))?;
+            *self.probe.borrow_mut() = Some(probe);
+        }
+        Ok(())
+    }
+
+    /// Makes `req`, the transaction's first request, its probe (unless it has one).
+    pub fn probe_with(&self, req: Req<'static>) {
+        let mut probe = self.probe.borrow_mut();
+        if probe.is_none() {
+            *probe = Some(req);
+        }
     }
 
     /// Object store `name` of the transaction.
@@ -252,7 +270,8 @@ impl<'c> Run<'c> {
             return Ok(());
         }
         if !self.running.get() {
-            let mut probe = match self.probe.take() {
+            let probe = self.probe.get_mut().take();
+            let mut probe = match probe {
                 Some(probe) => probe,
                 None => {
                     let first = self.sys.object_store_names().get(0).unwrap_or_default();
@@ -330,7 +349,7 @@ impl Future for Watch<'_, '_, '_> {
         }
         // The probe answered: the browser runs the transaction, which is only slow. The request's
         // own answer wakes this future later.
-        if this.run.probe.as_ref().is_some_and(|p| p.sys.as_ref().is_some_and(|s| s.ready_state() == web_sys::IdbRequestReadyState::Done)) {
+        if this.run.probe.borrow().as_ref().is_some_and(|p| p.sys.as_ref().is_some_and(|s| s.ready_state() == web_sys::IdbRequestReadyState::Done)) {
             this.run.running.set(true);
             return Poll::Pending;
         }
