@@ -15,12 +15,13 @@
 //! The tree, room by room:
 //! - [`core`]: pure Rust, no browser and no clock (`now` is an argument): expiry parsing and
 //!   arithmetic, store options, reaper planning. Tested on the host with `cargo test`.
-//! - `idb`: the IndexedDB adapter, the only module touching IndexedDB (layout notes there).
-//! - `timer`: the only Rust module with a clock and timers (`now_ms`; `sleep`, `within` and the
-//!   reaper's `ReaperTimer`, on gloo-timers; JS snippets keep their own), and the reaper's Web
-//!   Lock (its leader among the members of a database).
+//! - `idb`: the IndexedDB adapter, the only module touching IndexedDB, through
+//!   indexed_db_futures, its records converted by serde-wasm-bindgen (layout notes there).
+//! - `timer`: the only module with a clock and timers (`now_ms`; `sleep`, `within`, the reaper's
+//!   `ReaperTimer`, the watchdog's `deadline`, the watch `Timer`, on gloo-timers), and the
+//!   reaper's Web Lock (its leader among the members of a database).
 //! - `channel`: the only module touching BroadcastChannel (events across tabs and workers).
-//! - `store`: the store in Rust terms: connection, reaper passes, events.
+//! - `store`: the store in Rust terms: connection, key-value verbs, reaper passes, events.
 //! - `js`: the wasm-bindgen surface, converting JS values (and errors, through
 //!   `core::error::Error::into_js`), nothing else. Layers call downwards only: js, store, idb, core.
 #![deny(missing_docs, missing_debug_implementations)]

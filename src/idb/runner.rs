@@ -5,8 +5,8 @@
 //! transaction on the database, or a stuck browser) is aborted and the call rejects with a
 //! `TimeoutError`, instead of leaving the store hanging forever. A transaction that has answered
 //! once is running: busy, not stuck, and never aborted for being slow (a 1 000 000-entry
-//! `setMany` commits for minutes). So a write that touches more than one record starts with a
-//! probe request, whose answer says the browser runs it.
+//! `setMany` commits for minutes). So every write's first request is a probe, whose answer says
+//! the browser runs it; the write is asked to commit only then (`Run::done`).
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -27,7 +27,7 @@ use super::{idb_to_js, storage_error, Conn};
 use crate::core::error::{Error, Result};
 use crate::timer::{deadline, Deadline};
 
-/// One transaction of a call, begun by [`Conn::begin`] (or by a read task).
+/// One transaction of a call, begun by [`Conn::begin`].
 #[derive(Debug)]
 pub(super) struct Run<'c> {
     /// The database's name, for errors.
@@ -51,8 +51,9 @@ pub(super) struct Run<'c> {
 pub(super) type Answer = std::result::Result<JsValue, JsValue>;
 
 impl Conn {
-    /// Begins a transaction on `names`; readwrite when `write`. `work` is how many records it
-    /// may touch (`u32::MAX`: unknown): a write touching more than one gets the probe.
+    /// Begins a transaction on `names`; readwrite when `write`. A write that will touch records
+    /// (`work` > 0; `u32::MAX`: unknown) gets the probe as its first request; with 0 the caller
+    /// makes its first request the probe ([`Run::probe_with`], [`Run::ensure_probe`]).
     pub(super) fn begin<'c>(&'c self, op: &'c str, names: &[&str], write: bool, work: u32) -> Result<Run<'c>> {
         let mut run = self.begin_as(op, names, write)?;
         // Firefox makes the first readwrite transaction after a quota refusal a "cleanup" one,
@@ -108,15 +109,14 @@ impl Conn {
     }
 
     /// One change: the records of object store `name` in `range` deleted (all of them without
-    /// one), in a transaction of its own.
+    /// one), in a transaction of its own. A failed delete fails the commit.
     pub(super) async fn change(&self, op: &str, name: &str, range: Option<KeyRange<JsValue>>) -> Result<()> {
         let run = self.begin(op, &[name], true, u32::MAX)?;
         let store = run.store(name)?;
-        let mut req = match range {
+        match range {
             Some(range) => run.delete(&store, range)?,
             None => run.clear(&store)?,
         };
-        run.wait(&mut req).await?;
         run.done().await
     }
 }
