@@ -451,7 +451,8 @@ impl Ask {
 /// results as JS values (records are converted by serde-wasm-bindgen where they are read).
 pub(super) mod req {
     use indexed_db_futures::future::{BasicRequest, GetAllPrimitiveRequest};
-    use indexed_db_futures::internals::{QuerySourceInternal, SystemRepr};
+    use indexed_db_futures::internals::{GetAllKind, QuerySourceInternal, SystemRepr};
+    use indexed_db_futures::query_source::GetAll;
     use indexed_db_futures::prelude::*;
     use indexed_db_futures::{KeyRange, Result};
     use wasm_bindgen::prelude::*;
@@ -466,21 +467,24 @@ pub(super) mod req {
 
     /// Every record in `range` (all of them with `None`), at most `limit`.
     pub fn get_all<Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(qs: &Q, range: Option<KeyRange<JsValue>>, limit: Option<u32>) -> Result<All> {
-        match (range, limit) {
-            (None, None) => qs.get_all::<JsValue>().primitive(),
-            (None, Some(n)) => qs.get_all::<JsValue>().with_limit(n).primitive(),
-            (Some(r), None) => qs.get_all::<JsValue>().with_query::<JsValue, _>(r).primitive(),
-            (Some(r), Some(n)) => qs.get_all::<JsValue>().with_query::<JsValue, _>(r).with_limit(n).primitive(),
-        }
+        limited(qs.get_all::<JsValue>(), range, limit)
     }
 
     /// Every primary key in `range` (all of them with `None`), at most `limit`.
     pub fn get_all_keys<Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(qs: &Q, range: Option<KeyRange<JsValue>>, limit: Option<u32>) -> Result<All> {
+        limited(qs.get_all_keys::<JsValue>(), range, limit)
+    }
+
+    fn limited<K: GetAllKind, Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(
+        all: GetAll<'_, K, Q, JsValue>,
+        range: Option<KeyRange<JsValue>>,
+        limit: Option<u32>,
+    ) -> Result<All> {
         match (range, limit) {
-            (None, None) => qs.get_all_keys::<JsValue>().primitive(),
-            (None, Some(n)) => qs.get_all_keys::<JsValue>().with_limit(n).primitive(),
-            (Some(r), None) => qs.get_all_keys::<JsValue>().with_query::<JsValue, _>(r).primitive(),
-            (Some(r), Some(n)) => qs.get_all_keys::<JsValue>().with_query::<JsValue, _>(r).with_limit(n).primitive(),
+            (None, None) => all.primitive(),
+            (None, Some(n)) => all.with_limit(n).primitive(),
+            (Some(r), None) => all.with_query::<JsValue, _>(r).primitive(),
+            (Some(r), Some(n)) => all.with_query::<JsValue, _>(r).with_limit(n).primitive(),
         }
     }
 
