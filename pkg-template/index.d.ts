@@ -172,6 +172,7 @@ export interface SetWithTtl {
   ttl: TtlInput;
   expiresAt?: never;
   keepTtl?: never;
+  idle?: never;
 }
 
 /** `set` with an absolute expiry. */
@@ -180,30 +181,52 @@ export interface SetWithExpiresAt {
   expiresAt: ExpiresAtInput;
   ttl?: never;
   keepTtl?: never;
+  idle?: never;
 }
 
-/** `set` that keeps the entry's current expiry (Redis `SET KEEPTTL`). */
+/**
+ * `set` of an idle entry (expire-after-access): it expires `idle` after its last read, never past
+ * an absolute cap given beside it as `ttl` or `expiresAt` (none without). Every read that returns
+ * it (`get`, `getMany`, `values`, `entries`, `asyncStorage().getItem`, in any tab or worker)
+ * starts its window again; `peek`, `has`, `keys`, `ttl` and `watch` do not. Precision: a read moves
+ * the stored expiry on only once a tenth of the window has passed, so the entry expires between
+ * 90 % and 100 % of `idle` after its last read (between 27 and 30 minutes for `"30 min"`), or at
+ * its cap. The reads of one moment are written together, 50 ms later, in one transaction.
+ */
+export interface SetIdle {
+  /** The idle window: seconds, or a duration string. */
+  idle: TtlInput;
+  /** The absolute cap, relative to now. */
+  ttl?: TtlInput;
+  /** The absolute cap (with `ttl`, a `TypeError`). */
+  expiresAt?: ExpiresAtInput;
+  keepTtl?: never;
+}
+
+/** `set` that keeps the entry's current expiry (Redis `SET KEEPTTL`), an idle entry's window and cap too. */
 export interface SetKeepTtl {
   /** `true`: keep the expiry the entry already has (none if it is new). */
   keepTtl: true;
   ttl?: never;
   expiresAt?: never;
+  idle?: never;
 }
 
 /** `set` with no expiry named: the store's `defaultTtl`, or no expiry at all. */
 export interface SetWithoutExpiry {
   ttl?: undefined;
   expiresAt?: undefined;
+  idle?: undefined;
   /** `false` or absent: a plain `set` replaces any earlier expiry. */
   keepTtl?: false;
 }
 
 /**
- * Options of `set(key, value, options)`: at most one of `ttl`, `expiresAt`, `keepTtl`. Giving both
- * `ttl` and `expiresAt` throws a `TypeError`. An expiry already in the past stores nothing and
- * removes the key.
+ * Options of `set(key, value, options)`: at most one of `ttl`, `expiresAt`, `keepTtl`, or `idle`
+ * with `ttl` or `expiresAt` as its cap. Giving both `ttl` and `expiresAt` throws a `TypeError`.
+ * An expiry already in the past stores nothing and removes the key.
  */
-export type SetOptions = SetWithTtl | SetWithExpiresAt | SetKeepTtl | SetWithoutExpiry;
+export type SetOptions = SetWithTtl | SetWithExpiresAt | SetIdle | SetKeepTtl | SetWithoutExpiry;
 
 /** Options of `store.asyncStorage(options)`. */
 export interface AsyncStorageOptions {
@@ -214,9 +237,11 @@ export interface AsyncStorageOptions {
   prefix?: string;
   /**
    * Every `setItem`'s expiry: seconds or a duration string (for a TanStack persister, its `maxAge`
-   * / 1000). Default: the store's `defaultTtl`, or no expiry.
+   * / 1000). Default: the store's `defaultTtl`, or no expiry. With `idle`, the cap.
    */
   ttl?: TtlInput;
+  /** Every `setItem` stores an idle entry: it expires this long after its last `getItem` (see `SetIdle`). */
+  idle?: TtlInput;
 }
 
 /**
@@ -241,10 +266,21 @@ export type SetManyEntry =
   | [key: Key, value: unknown]
   | [key: Key, value: unknown, options: SetOptions];
 
-/** Options of `expire(key, options)`: exactly one of `ttl` or `expiresAt`. */
+/** Options of `expire(key, options)`: exactly one of `ttl` or `expiresAt`, or `idle` with either as its cap. */
 export type ExpireOptions =
-  | { /** Seconds from now, or a duration string. */ ttl: TtlInput; expiresAt?: never }
-  | { /** Unix seconds, ISO-8601 string, or `Date`. */ expiresAt: ExpiresAtInput; ttl?: never };
+  | { /** Seconds from now, or a duration string. */ ttl: TtlInput; expiresAt?: never; idle?: never }
+  | { /** Unix seconds, ISO-8601 string, or `Date`. */ expiresAt: ExpiresAtInput; ttl?: never; idle?: never }
+  | { /** The idle window (see `SetIdle`). */ idle: TtlInput; ttl?: TtlInput; expiresAt?: ExpiresAtInput };
+
+/** `ttl(key, { detail: true })`: the expiry of a live entry, told apart from an idle one's. */
+export interface TtlDetail {
+  /** Seconds left (fractional); `null` = no expiry. For an idle entry, until its window ends. */
+  ttl: number | null;
+  /** An idle entry's window in seconds; `null` for an entry that is not idle. */
+  idle: number | null;
+  /** An idle entry's absolute cap, Unix seconds; `null` without one. */
+  cap: number | null;
+}
 
 /** What one reaper pass did (`reap()`, `stats().lastRun`). */
 export interface ReapReport {
@@ -318,6 +354,10 @@ export interface Stats {
    * keys, however many there are; `null` when none of them can expire.
    */
   watchTimerAt: number | null;
+  /** Idle entries this member's reads extended (written; the reads of one moment count once per key). */
+  idleExtended: number;
+  /** Extensions this member's reads made that are not written yet (written within 50 ms, or by the next reaper pass). */
+  idleWaiting: number;
 }
 
 /** `event.detail` of the `"expired"` event: entries a reaper pass removed because they expired. */
@@ -336,7 +376,7 @@ export interface ExpiredEventDetail {
 export interface ChangeEventDetail {
   /**
    * The call that wrote. Entries: `"set"`, `"setMany"`, `"delete"`, `"deleteMany"`, `"clear"`,
-   * `"expire"`, `"persist"`. Collections: `"put"`, `"delete"`, `"clear"`, `"setExpireAfter"`,
+   * `"expire"`, `"persist"`, `"extend"` (reads moved idle entries' expiries on). Collections: `"put"`, `"delete"`, `"clear"`, `"setExpireAfter"`,
    * `"createTtlIndex"`, `"dropTtlIndex"`. Time series: `"insert"`, `"clear"`.
    */
   op: string;
@@ -673,8 +713,10 @@ export class TtlStore {
   persistStorage(): Promise<boolean>;
   /** Writes `value` under `key`; resolves once committed. An expiry in the past removes the key. */
   set(key: Key, value: unknown, options?: SetOptions): Promise<void>;
-  /** The value, or `undefined` if missing or expired. */
+  /** The value, or `undefined` if missing or expired. An idle entry's window starts again (see `SetIdle`). */
   get<T = unknown>(key: Key): Promise<T | undefined>;
+  /** Like `get`, without starting an idle entry's window again. */
+  peek<T = unknown>(key: Key): Promise<T | undefined>;
   /** Whether `key` has a live (unexpired) entry. */
   has(key: Key): Promise<boolean>;
   /** Removes `key`; `true` if a live entry was removed. */
@@ -698,7 +740,9 @@ export class TtlStore {
   /** Expiry in Unix seconds; `null` = no expiry; `undefined` = missing or expired. */
   expiresAt(key: Key): Promise<number | null | undefined>;
   /** Seconds left (fractional); `null` = no expiry; `undefined` = missing or expired. */
-  ttl(key: Key): Promise<number | null | undefined>;
+  ttl(key: Key, options?: { detail?: false }): Promise<number | null | undefined>;
+  /** With `{ detail: true }`: seconds left with an idle entry's window and cap; `undefined` = missing or expired. */
+  ttl(key: Key, options: { detail: true }): Promise<TtlDetail | undefined>;
   /** Sets or changes the expiry of a live entry (Redis `EXPIRE`); `false` if missing. A past expiry removes it. */
   expire(key: Key, options: ExpireOptions): Promise<boolean>;
   /** Removes the expiry (Redis `PERSIST`); `false` if missing or it had none. */

@@ -64,10 +64,10 @@ const SYNC = new Set(["stats", "pauseReaper", "resumeReaper", "close", "addEvent
 // the store's own methods (whose typed errors are its errors). The options and a prefixed key are
 // checked in wasm, which reads them once and names them in its errors.
 TtlStore.prototype.asyncStorage = function (options) {
-  const [prefix, ttl] = asyncStorageOptions(options);
+  const [prefix, ttl, idle] = asyncStorageOptions(options);
   const store = this;
   const key = (k) => (prefix ? storageKey(prefix, k) : k);
-  const defaults = ttl === undefined ? undefined : { ttl };
+  const defaults = ttl === undefined && idle === undefined ? undefined : idle === undefined ? { ttl } : ttl === undefined ? { idle } : { ttl, idle };
   return {
     getItem: async (k) => (await get.call(store, key(k))) ?? null,
     setItem: async (k, value, options) => { await set.call(store, key(k), value, options ?? defaults); },

@@ -23,6 +23,8 @@ mod expiry;
 mod handoff;
 #[path = "browser/hostile.rs"]
 mod hostile;
+#[path = "browser/idle.rs"]
+mod idle;
 #[path = "browser/http.rs"]
 mod http;
 #[path = "browser/members.rs"]

@@ -184,30 +184,42 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
 
 /// The options of `set` and of each `setMany` entry; `what` names them in messages.
 pub fn set_options(what: &str, v: &Value) -> Result<ExpirySpec> {
-    let [ttl, expires_at, keep_ttl] = options(what, v, ["ttl", "expiresAt", "keepTtl"])?;
+    let [ttl, expires_at, keep_ttl, idle] = options(what, v, ["ttl", "expiresAt", "keepTtl", "idle"])?;
     let keep = bool_option("keepTtl", keep_ttl)?.unwrap_or(false);
     let ttl = ttl.map(|t| ttl_input("ttl", t)).transpose()?;
     let at = expires_at.map(|a| expires_at_input("expiresAt", a)).transpose()?;
-    ExpirySpec::parse(ttl, at, keep)
+    let idle = idle.map(|t| ttl_input("idle", t)).transpose()?;
+    ExpirySpec::parse(ttl, at, keep, idle)
 }
 
-/// The options of `store.asyncStorage(options)`, checked: the key prefix (`""` for none) and the
-/// `ttl` each `setItem` stores with, as given (`None`: the store's default).
-pub fn async_storage_options(v: &Value) -> Result<(String, Option<Value>)> {
-    let [prefix, ttl] = options("asyncStorage options", v, ["prefix", "ttl"])?;
+/// The options of `store.asyncStorage(options)`, checked: the key prefix (`""` for none), and the
+/// `ttl` and `idle` each `setItem` stores with, as given (`None`: the store's default).
+pub fn async_storage_options(v: &Value) -> Result<(String, Option<Value>, Option<Value>)> {
+    let [prefix, ttl, idle] = options("asyncStorage options", v, ["prefix", "ttl", "idle"])?;
     let prefix = text_option("prefix", prefix, "a string, e.g. \"query:\"")?.unwrap_or_default().to_owned();
     if let Some(t) = ttl {
         Ttl::parse(ttl_input("ttl", t)?)?;
     }
-    Ok((prefix, ttl.cloned()))
+    if let Some(t) = idle {
+        Ttl::parse_as("idle", ttl_input("idle", t)?)?;
+    }
+    Ok((prefix, ttl.cloned(), idle.cloned()))
+}
+
+/// The options of `ttl(key, options)`: `{ detail }`, whether the window and cap of an idle entry
+/// are asked for.
+pub fn ttl_options(v: &Value) -> Result<bool> {
+    let [detail] = options("ttl options", v, ["detail"])?;
+    Ok(bool_option("detail", detail)?.unwrap_or(false))
 }
 
 /// The options of `expire(key, options)`.
 pub fn expire_options(v: &Value) -> Result<ExpirySpec> {
-    let [ttl, expires_at] = options("expire options", v, ["ttl", "expiresAt"])?;
+    let [ttl, expires_at, idle] = options("expire options", v, ["ttl", "expiresAt", "idle"])?;
     let ttl = ttl.map(|t| ttl_input("ttl", t)).transpose()?;
     let at = expires_at.map(|a| expires_at_input("expiresAt", a)).transpose()?;
-    ExpirySpec::parse_for_expire(ttl, at)
+    let idle = idle.map(|t| ttl_input("idle", t)).transpose()?;
+    ExpirySpec::parse_for_expire(ttl, at, idle)
 }
 
 /// `{ keyPath, ttlIndex: { field, expireAfter, unit } }` of `store.collection(name, options)`.
@@ -403,24 +415,28 @@ mod tests {
             (List(vec![]), "[]"),
         ] {
             let m = type_error(set_options("set options", &v));
-            assert!(m.starts_with(&format!("set options {shown} is not accepted; expected an object with ttl, expiresAt, keepTtl")), "{m}");
+            assert!(m.starts_with(&format!("set options {shown} is not accepted; expected an object with ttl, expiresAt, keepTtl, idle")), "{m}");
         }
         assert_eq!(set_options("set options", &Null).unwrap(), ExpirySpec::Default);
         assert_eq!(set_options("set options", &rec(&[])).unwrap(), ExpirySpec::Default);
         let m = type_error(set_options("set options", &rec(&[("ttl", Bool(true))])));
         assert!(m.starts_with("ttl true is not accepted"), "{m}");
         let m = type_error(set_options("setMany entry 2 options", &rec(&[("keepTTL", Bool(true))])));
-        assert_eq!(m, "setMany entry 2 options has an unknown option \"keepTTL\"; accepted: ttl, expiresAt, keepTtl");
+        assert_eq!(m, "setMany entry 2 options has an unknown option \"keepTTL\"; accepted: ttl, expiresAt, keepTtl, idle");
     }
 
     #[test]
     fn async_storage_options_are_a_prefix_and_a_ttl() {
-        let (prefix, ttl) = async_storage_options(&Undefined).unwrap();
-        assert_eq!((prefix.as_str(), ttl), ("", None));
-        let (prefix, ttl) = async_storage_options(&rec(&[("prefix", Text("q:".into())), ("ttl", Text("1 day".into()))])).unwrap();
-        assert_eq!((prefix.as_str(), ttl), ("q:", Some(Text("1 day".into()))));
+        let (prefix, ttl, idle) = async_storage_options(&Undefined).unwrap();
+        assert_eq!((prefix.as_str(), ttl, idle), ("", None, None));
+        let (prefix, ttl, idle) = async_storage_options(&rec(&[("prefix", Text("q:".into())), ("ttl", Text("1 day".into()))])).unwrap();
+        assert_eq!((prefix.as_str(), ttl, idle), ("q:", Some(Text("1 day".into())), None));
+        let (_, _, idle) = async_storage_options(&rec(&[("idle", Text("30 min".into()))])).unwrap();
+        assert_eq!(idle, Some(Text("30 min".into())));
+        let m = range_error(async_storage_options(&rec(&[("idle", Number(-1.0))])));
+        assert!(m.starts_with("idle -1"), "{m}");
         let m = type_error(async_storage_options(&rec(&[("maxAge", Number(1.0))])));
-        assert_eq!(m, "asyncStorage options has an unknown option \"maxAge\"; accepted: prefix, ttl");
+        assert_eq!(m, "asyncStorage options has an unknown option \"maxAge\"; accepted: prefix, ttl, idle");
         let m = type_error(async_storage_options(&rec(&[("prefix", Number(1.0))])));
         assert!(m.starts_with("prefix 1 is not accepted; expected a string"), "{m}");
         let m = range_error(async_storage_options(&rec(&[("ttl", Number(-1.0))])));

@@ -18,7 +18,7 @@ use super::reap::Cap;
 use super::runner::{Ask, Req, Run};
 use super::schema::{BY_KEY, DOCS, BUCKETS, ENTRIES, META};
 use super::{describe_key, Conn, ExpiryChange, ImportWrites, Write};
-use crate::core::entry::{is_live, NEVER_MS};
+use crate::core::entry::{is_live, Expiry, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::expiry::Ttl;
 
@@ -101,19 +101,43 @@ impl Conn {
         self.found.set(self.found.get() * 0.95 + if found { 0.05 } else { 0.0 });
     }
 
-    /// The live value of `key`, `undefined` if missing or expired.
-    pub async fn get(&self, key: &JsValue, now: f64) -> Result<JsValue> {
-        Ok(self.read_live("reading an entry", &Array::of1(key), now).await?.get(0))
+    /// The live value of `key`, `undefined` if missing or expired; with `use_it`, an idle entry
+    /// read is extended (see [`Conn::extend_due`]).
+    pub async fn get(&self, key: &JsValue, now: f64, use_it: bool) -> Result<JsValue> {
+        Ok(self.read_live("reading an entry", &Array::of1(key), now, use_it).await?.get(0))
     }
 
-    /// Live values of `keys` in their order, `undefined` where missing or expired.
+    /// Live values of `keys` in their order, `undefined` where missing or expired; idle entries
+    /// read are extended.
     pub async fn get_many(&self, keys: &Array, now: f64) -> Result<Array> {
-        self.read_live("reading entries", keys, now).await
+        self.read_live("reading entries", keys, now, true).await
+    }
+
+    /// Whether a record read at `now` is live, counting an extension this connection has due
+    /// for it; with `use_it`, a read of an idle entry that moves its expiry on is noted as due
+    /// (written by [`Conn::extend_due`]).
+    fn live_read(&self, rec: &EntryRecord, now: f64, use_it: bool) -> bool {
+        let Some(idle) = rec.expiry().idle else { return is_live(rec.e, now) };
+        let e = self.counting_due(&rec.k, rec.e);
+        if !is_live(e, now) {
+            return false;
+        }
+        if use_it {
+            if let Some(target) = idle.extension(e, now) {
+                self.extending.set(&rec.k, &JsValue::from_f64(target));
+            }
+        }
+        true
+    }
+
+    /// How many extensions of idle entries are due.
+    pub fn extensions_due(&self) -> u32 {
+        self.extending.size()
     }
 
     /// Every key read at once: by primary key where a hint knows it, else (or when the hint was
     /// stale) through the index.
-    async fn read_live(&self, op: &'static str, keys: &Array, now: f64) -> Result<Array> {
+    async fn read_live(&self, op: &'static str, keys: &Array, now: f64, use_it: bool) -> Result<Array> {
         let keys: Vec<JsValue> = keys.iter().collect();
         let mut hinted = Vec::with_capacity(keys.len());
         let asks = keys
@@ -145,7 +169,8 @@ impl Conn {
             }
             let rec: EntryRecord = from_js(rec)?;
             self.hint(k, rec.e);
-            out.push(if is_live(rec.e, now) { rec.v } else { JsValue::UNDEFINED });
+            let live = self.live_read(&rec, now, use_it);
+            out.push(if live { rec.v } else { JsValue::UNDEFINED });
         }
         Ok(out.into_iter().collect())
     }
@@ -153,7 +178,23 @@ impl Conn {
     /// The live entry's expiry (Unix ms, [`NEVER_MS`] for none), `None` if missing or expired.
     pub async fn live_expiry(&self, key: &JsValue, now: f64) -> Result<Option<f64>> {
         let pk = self.ask("reading an expiry", ENTRIES, Some(BY_KEY), Ask::GetKey(key.clone())).await?;
-        Ok((!pk.is_undefined()).then(|| pk_expiry(&pk)).filter(|&e| is_live(e, now)))
+        Ok((!pk.is_undefined()).then(|| self.counting_due(key, pk_expiry(&pk))).filter(|&e| is_live(e, now)))
+    }
+
+    /// The live entry's expiry with an idle entry's window and cap, `None` if missing or expired.
+    pub async fn live_expiry_detail(&self, key: &JsValue, now: f64) -> Result<Option<Expiry>> {
+        let rec = self.ask("reading an expiry", ENTRIES, Some(BY_KEY), Ask::Get(key.clone())).await?;
+        if rec.is_undefined() {
+            return Ok(None);
+        }
+        let rec: EntryRecord = from_js(rec)?;
+        let x = Expiry { e: self.counting_due(key, rec.e), ..rec.expiry() };
+        Ok(is_live(x.e, now).then_some(x))
+    }
+
+    /// A stored expiry `e` of `key`, or the extension due for it here if later.
+    fn counting_due(&self, key: &JsValue, e: f64) -> f64 {
+        self.extending.get(key).as_f64().map_or(e, |d| d.max(e))
     }
 
     /// `set`/`setMany`: all writes in one transaction, all or nothing. A write whose expiry
@@ -195,8 +236,10 @@ impl Conn {
         self.check_storable(writes.iter().map(|w| (&w.key, &w.value)), |k| format!("the value for key {}", describe_key(k))).await
     }
 
-    fn put_entry(&self, run: &Run<'_>, store: &ObjectStore<'_>, w: &Write, e: f64) -> Result<Req<'static>> {
-        run.put(store, &EntryRecord { k: w.key.clone(), e, v: w.value.clone() }).map_err(|err| self.put_error(&w.key, err))
+    fn put_entry(&self, run: &Run<'_>, store: &ObjectStore<'_>, w: &Write, x: Expiry) -> Result<Req<'static>> {
+        // A write replaces the entry: an extension a read of the old one noted is void.
+        self.extending.delete(&w.key);
+        run.put(store, &EntryRecord::new(w.key.clone(), w.value.clone(), x)).map_err(|err| self.put_error(&w.key, err))
     }
 
     /// The requests of `write`, in a transaction the caller commits.
@@ -224,7 +267,7 @@ impl Conn {
     ) -> Result<()> {
         let by_key = run.check(store.index(BY_KEY))?;
         let order = last_wins(writes.iter().map(|w| &w.key));
-        let mut expiry: Vec<Option<f64>> = vec![None; writes.len()];
+        let mut expiry: Vec<Option<Expiry>> = vec![None; writes.len()];
         let mut long_way = order.clone();
         let mut guessed = vec![false; writes.len()];
         // Writes put at once: the write, and the old record a hint names.
@@ -233,9 +276,9 @@ impl Conn {
             long_way.clear();
             for &i in &order {
                 let (i, w) = (i as usize, &writes[i as usize]);
-                let e = w.spec.resolve(default_ttl, None, now)?;
-                expiry[i] = Some(e);
-                if !is_live(e, now) {
+                let x = w.spec.resolve(default_ttl, None, now)?;
+                expiry[i] = Some(x);
+                if !is_live(x.e, now) {
                     long_way.push(i as u32);
                     continue;
                 }
@@ -264,17 +307,22 @@ impl Conn {
                 Some(old) => run.probe_with(run.delete(store, old)?),
                 None => run.ensure_probe(store)?,
             }
-            let e = expiry[i].unwrap_or(NEVER_MS);
-            let put = self.put_entry(run, store, w, e)?;
+            let x = expiry[i].unwrap_or(Expiry::at(NEVER_MS));
+            let put = self.put_entry(run, store, w, x)?;
             if cancel {
                 put.on_error(self.absorb.as_ref().unchecked_ref());
             }
             // Hinted before the commit: if the transaction fails, the hint is stale, which
             // costs a request later, never a wrong answer.
-            self.hint(&w.key, e);
+            self.hint(&w.key, x.e);
             puts.push((i, put));
         }
-        let mut lookups = long_way.iter().map(|&i| run.ask(&by_key, Ask::GetKey(writes[i as usize].key.clone()))).collect::<Result<Vec<_>>>()?;
+        // keepTtl reads the record (an idle entry keeps its window and cap); others its key.
+        let lookups = long_way.iter().map(|&i| {
+            let w = &writes[i as usize];
+            run.ask(&by_key, if w.spec.needs_current() { Ask::Get(w.key.clone()) } else { Ask::GetKey(w.key.clone()) })
+        });
+        let mut lookups = lookups.collect::<Result<Vec<_>>>()?;
         if !cancel {
             return Ok(());
         }
@@ -295,27 +343,38 @@ impl Conn {
                 if !old_pk.is_undefined() {
                     run.delete(store, old_pk)?;
                 }
-                self.put_entry(run, store, &writes[i], expiry[i].unwrap_or(NEVER_MS))?;
+                self.put_entry(run, store, &writes[i], expiry[i].unwrap_or(Expiry::at(NEVER_MS)))?;
             }
         }
-        for (&i, old_pk) in long_way.iter().zip(old_pks) {
+        for (&i, found) in long_way.iter().zip(old_pks) {
             let (i, w) = (i as usize, &writes[i as usize]);
-            let old_e = (!old_pk.is_undefined()).then(|| pk_expiry(&old_pk));
+            // A primary key, or (keepTtl) the record.
+            let old = if found.is_undefined() {
+                None
+            } else if w.spec.needs_current() {
+                let rec: EntryRecord = from_js(found)?;
+                Some((pk_of(&w.key, rec.e), rec.expiry()))
+            } else {
+                let e = pk_expiry(&found);
+                Some((found, Expiry::at(e)))
+            };
             if guessed[i] {
-                self.learn(old_e.is_some());
+                self.learn(old.is_some());
             }
-            let current = old_e.filter(|&e| is_live(e, now));
+            let current = old.as_ref().map(|(_, x)| *x).filter(|x| is_live(x.e, now));
             // An error here drops the run uncommitted: the whole batch rolls back.
-            let new_e = match expiry[i] {
-                Some(e) => e,
+            let new = match expiry[i] {
+                Some(x) => x,
                 None => w.spec.resolve(default_ttl, current, now)?,
             };
-            if old_e.is_some_and(|e| e != new_e) {
-                run.delete(store, old_pk)?;
+            if let Some((old_pk, x)) = old {
+                if x.e != new.e {
+                    run.delete(store, old_pk)?;
+                }
             }
-            if is_live(new_e, now) {
-                self.put_entry(run, store, w, new_e)?;
-                self.hint(&w.key, new_e);
+            if is_live(new.e, now) {
+                self.put_entry(run, store, w, new)?;
+                self.hint(&w.key, new.e);
             } else {
                 self.hints.delete(&w.key);
             }
@@ -358,6 +417,7 @@ impl Conn {
         let keys: Vec<JsValue> = keys.iter().collect();
         for k in &keys {
             self.hints.delete(k);
+            self.extending.delete(k);
         }
         let lookup: Vec<JsValue> = last_wins(keys.iter()).into_iter().map(|i| keys[i as usize].clone()).collect();
         self.delete_found("deleting", ENTRIES, BY_KEY, lookup, 0, now).await
@@ -388,6 +448,7 @@ impl Conn {
     /// Removes every entry.
     pub async fn clear(&self) -> Result<()> {
         self.hints.clear();
+        self.extending.clear();
         self.change("clearing", ENTRIES, None).await
     }
 
@@ -414,7 +475,7 @@ impl Conn {
         let mut live = Vec::with_capacity(all.length() as usize);
         for r in all.iter() {
             let r: EntryRecord = from_js(r)?;
-            if is_live(r.e, now) {
+            if self.live_read(&r, now, true) {
                 live.push(r);
             }
         }
@@ -444,26 +505,76 @@ impl Conn {
         let by_key = run.check(store.index(BY_KEY))?;
         let rec = run.wait(&mut run.ask(&by_key, Ask::Get(key.clone()))?).await?;
         let rec: Option<EntryRecord> = if rec.is_undefined() { None } else { Some(from_js(rec)?) };
-        let live = rec.as_ref().map(|r| r.e).filter(|&e| is_live(e, now));
-        let (old_e, new_e) = match (live, change) {
-            (None, _) | (Some(NEVER_MS), ExpiryChange::Remove) => {
+        let live = rec.as_ref().map(EntryRecord::expiry).filter(|x| is_live(x.e, now));
+        let (old, new) = match (live, change) {
+            (None, _) | (Some(Expiry { e: NEVER_MS, .. }), ExpiryChange::Remove) => {
                 run.wrote_nothing();
                 return Ok(false);
             }
-            (Some(old_e), ExpiryChange::Set(spec)) => (old_e, spec.resolve(None, Some(old_e), now)?),
-            (Some(old_e), ExpiryChange::Remove) => (old_e, NEVER_MS),
+            (Some(old), ExpiryChange::Set(spec)) => (old, spec.resolve(None, Some(old), now)?),
+            (Some(old), ExpiryChange::Remove) => (old, Expiry::at(NEVER_MS)),
         };
-        if new_e != old_e {
-            run.delete(&store, pk_of(key, old_e))?;
-            if is_live(new_e, now) {
+        if new != old {
+            self.extending.delete(key);
+            run.delete(&store, pk_of(key, old.e))?;
+            if is_live(new.e, now) {
                 let value = rec.map(|r| r.v).unwrap_or(JsValue::UNDEFINED);
-                run.put(&store, &EntryRecord { k: key.clone(), e: new_e, v: value }).map_err(|e| self.put_error(key, e))?;
-                self.hint(key, new_e);
+                run.put(&store, &EntryRecord::new(key.clone(), value, new)).map_err(|e| self.put_error(key, e))?;
+                self.hint(key, new.e);
             } else {
                 self.hints.delete(key);
             }
         }
         run.done().await?;
         Ok(true)
+    }
+
+    /// Writes the extensions of idle entries that reads noted as due, in one transaction: each
+    /// record is read again there and moved on only if it is still an idle entry expiring before
+    /// its new expiry (another tab may have extended, rewritten or deleted it, or the reaper
+    /// removed it meanwhile; those are left as they are), never past the end of the window
+    /// the record has now. The keys extended. Due extensions are forgotten either way (a read
+    /// notes them again).
+    pub async fn extend_due(&self, now: f64) -> Result<Array> {
+        let due: Vec<(JsValue, f64)> = self.extending.entries().into_iter().filter_map(|kv| {
+            let kv: Array = kv.ok()?.unchecked_into();
+            Some((kv.get(0), kv.get(1).as_f64()?))
+        }).collect();
+        if due.is_empty() {
+            return Ok(Array::new());
+        }
+        let written = self.extend_in(&due, now).await;
+        // Noted again meanwhile (a later read): written by the next flush.
+        for (key, target) in &due {
+            if self.extending.get(key).as_f64() == Some(*target) {
+                self.extending.delete(key);
+            }
+        }
+        written
+    }
+
+    async fn extend_in(&self, due: &[(JsValue, f64)], now: f64) -> Result<Array> {
+        let run = self.begin("extending idle entries", &[ENTRIES], true, due.len() as u32)?;
+        let store = run.store(ENTRIES)?;
+        let by_key = run.check(store.index(BY_KEY))?;
+        let mut found = due.iter().map(|(k, _)| run.ask(&by_key, Ask::Get(k.clone()))).collect::<Result<Vec<_>>>()?;
+        let extended = Array::new();
+        for ((key, target), rec) in due.iter().zip(run.results(&mut found).await?) {
+            if rec.is_undefined() {
+                continue;
+            }
+            let rec: EntryRecord = from_js(rec)?;
+            let Some(idle) = rec.expiry().idle else { continue };
+            let e = target.min(idle.deadline(now));
+            if rec.e >= e {
+                continue;
+            }
+            run.delete(&store, pk_of(key, rec.e))?;
+            run.put(&store, &EntryRecord { e, ..rec }).map_err(|err| self.put_error(key, err))?;
+            self.hint(key, e);
+            extended.push(key);
+        }
+        run.done().await?;
+        Ok(extended)
     }
 }

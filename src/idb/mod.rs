@@ -122,6 +122,9 @@ pub struct Conn {
     /// Expiry hints: key -> the expiry this connection last saw it stored with. They save index
     /// steps; a stale one costs a request, never a wrong answer (`entries.rs`).
     hints: Map,
+    /// Extensions of idle entries that reads noted as due and are not written yet: key -> the
+    /// new expiry (Unix ms). A read here counts them (`Conn::extend_due` writes them).
+    extending: Map,
     /// How often a written key without a hint was stored already, as a moving average: whether
     /// such writes are put at once or looked up first (`entries.rs`).
     found: Cell<f64>,
@@ -171,6 +174,7 @@ impl Conn {
             data_loss,
             blobs: Cell::new(None),
             hints: Map::new(),
+            extending: Map::new(),
             // A database this open created holds no key yet.
             found: Cell::new(if created { 0.0 } else { 0.5 }),
             absorb: entries::absorb_constraint_errors(),

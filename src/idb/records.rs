@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
+use crate::core::entry::{Expiry, Idle, NEVER_MS};
 use crate::core::error::{Error, Result};
 
 /// A key-value entry in `entries`, keyed `[e, k]`.
@@ -18,6 +19,26 @@ pub struct EntryRecord {
     /// The value.
     #[serde(with = "serde_wasm_bindgen::preserve")]
     pub v: JsValue,
+    /// An idle entry's window, ms (absent on other entries).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub i: Option<f64>,
+    /// An idle entry's absolute cap, Unix ms (absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c: Option<f64>,
+}
+
+impl EntryRecord {
+    /// The record of `k` with value `v` and expiry `x`.
+    pub fn new(k: JsValue, v: JsValue, x: Expiry) -> EntryRecord {
+        let i = x.idle.map(|i| i.window_ms);
+        let c = x.idle.map(|i| i.cap_ms).filter(|&c| c != NEVER_MS);
+        EntryRecord { k, e: x.e, v, i, c }
+    }
+
+    /// Its expiry, with an idle entry's window and cap.
+    pub fn expiry(&self) -> Expiry {
+        Expiry { e: self.e, idle: self.i.map(|window_ms| Idle { window_ms, cap_ms: self.c.unwrap_or(NEVER_MS) }) }
+    }
 }
 
 /// A document in `docs`, keyed `[c, r, i]`.

@@ -161,8 +161,13 @@ pub fn set_options(v: &JsValue) -> Result<ExpirySpec> {
 }
 
 /// The options of `asyncStorage(options)`: key prefix and the `ttl` of each `setItem`, checked.
-pub fn async_storage_options(v: &JsValue) -> Result<(String, Option<Value>)> {
+pub fn async_storage_options(v: &JsValue) -> Result<(String, Option<Value>, Option<Value>)> {
     options::async_storage_options(&value(v, "asyncStorage options")?)
+}
+
+/// The options of `ttl(key, options)`: whether the detail is asked for.
+pub fn ttl_options(v: &JsValue) -> Result<bool> {
+    options::ttl_options(&value(v, "ttl options")?)
 }
 
 /// The options of `expire(key, options)`.

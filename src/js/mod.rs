@@ -85,7 +85,8 @@ pub(crate) enum Verb {
     Entries,
     Count,
     ExpiresAt { key: JsValue },
-    Ttl { key: JsValue },
+    Ttl { key: JsValue, options: JsValue },
+    Peek { key: JsValue },
 }
 
 /// Runs `verb` on `store` (a collection's or time series' verbs carry their handle).
@@ -217,7 +218,16 @@ fn drive(store: Option<Store>, verb: Verb) -> Promise {
             Verb::Entries => store.entries().await?.into(),
             Verb::Count => store.count().await?.into(),
             Verb::ExpiresAt { key } => seconds_or_null(store.expires_at_ms(&convert::key(key)?).await?),
-            Verb::Ttl { key } => seconds_or_null(store.ttl_ms(&convert::key(key)?).await?),
+            Verb::Ttl { key, options } => {
+                let key = convert::key(key)?;
+                if convert::ttl_options(options)? {
+                    let now = crate::timer::now_ms();
+                    store.expiry_detail(&key).await?.map_or(U, |x| view::to_js(&view::TtlDetail::new(&x, now)))
+                } else {
+                    seconds_or_null(store.ttl_ms(&key).await?)
+                }
+            }
+            Verb::Peek { key } => store.peek(&convert::key(key)?).await?,
         })
     }))
 }
@@ -295,10 +305,16 @@ impl TtlStore {
         verb(store, Verb::Set { key, value, options })
     }
 
-    /// The value, or `undefined` if missing or expired.
+    /// The value, or `undefined` if missing or expired; an idle entry's window starts again.
     pub fn get(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
         verb(store, Verb::Get { key })
+    }
+
+    /// Like `get`, without extending an idle entry.
+    pub fn peek(&self, key: JsValue) -> Promise {
+        let store = self.store.clone();
+        verb(store, Verb::Peek { key })
     }
 
     /// Whether `key` has a live entry.
@@ -371,10 +387,11 @@ impl TtlStore {
         verb(store, Verb::ExpiresAt { key })
     }
 
-    /// Seconds left; `null` = no expiry; `undefined` = missing or expired.
-    pub fn ttl(&self, key: JsValue) -> Promise {
+    /// Seconds left; `null` = no expiry; `undefined` = missing or expired. With
+    /// `{ detail: true }`: `{ ttl, idle, cap }`.
+    pub fn ttl(&self, key: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Ttl { key })
+        verb(store, Verb::Ttl { key, options })
     }
 
     /// Sets or changes the expiry of a live entry; `false` if missing.
@@ -445,10 +462,10 @@ impl TtlStore {
         let f = listener
             .dyn_into::<js_sys::Function>()
             .map_err(|l| Error::wrong_type("watch listener", &convert::describe(&l), "a function, (value) => { ... }").into_js())?;
-        // The watch's read: `get` and `expiresAt`, two of the driver's verbs, rather than a verb
-        // of its own (a larger driver).
+        // The watch's read: `peek` (watching is not using: an idle entry is not extended) and
+        // `expiresAt`, two of the driver's verbs, rather than a verb of its own (a larger driver).
         let read = |store: Store, key: JsValue| {
-            let value = verb(store.clone(), Verb::Get { key: key.clone() });
+            let value = verb(store.clone(), Verb::Peek { key: key.clone() });
             js_sys::Array::of2(&value, &verb(store, Verb::ExpiresAt { key })).into()
         };
         self.store.watch(&key, &f, read).map_err(Error::into_js)

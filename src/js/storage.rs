@@ -10,17 +10,18 @@ use super::convert;
 use crate::core::error::Error;
 use crate::core::value::Value;
 
-/// `asyncStorage(options)`'s options, checked: `[prefix, ttl]`, `ttl` as given (`undefined`
-/// for none: the store's `defaultTtl`). Bad options throw a `TypeError` or `RangeError`.
+/// `asyncStorage(options)`'s options, checked: `[prefix, ttl, idle]`, `ttl` and `idle` as given
+/// (`undefined` for none: without either, the store's `defaultTtl`). Bad options throw a
+/// `TypeError` or `RangeError`.
 #[wasm_bindgen(js_name = asyncStorageOptions, skip_typescript)]
 pub fn async_storage_options(options: JsValue) -> Result<Array, JsValue> {
-    let (prefix, ttl) = convert::async_storage_options(&options).map_err(Error::into_js)?;
-    let ttl = match ttl {
+    let (prefix, ttl, idle) = convert::async_storage_options(&options).map_err(Error::into_js)?;
+    let given = |v: Option<Value>| match v {
         Some(Value::Number(n)) => JsValue::from_f64(n),
         Some(Value::Text(s)) => JsValue::from_str(&s),
         _ => JsValue::UNDEFINED,
     };
-    Ok(Array::of2(&JsValue::from_str(&prefix), &ttl))
+    Ok(Array::of3(&JsValue::from_str(&prefix), &given(ttl), &given(idle)))
 }
 
 /// The store's key for `key` under a non-empty `prefix`: the two joined; a key that is not a

@@ -8,6 +8,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::core::buckets::SeriesOptions;
+use crate::core::entry::{Expiry, NEVER_MS};
 use crate::core::reaper::{ReapReport, ReaperStats};
 use crate::core::ttl_index::{TierAction, TtlIndex};
 use crate::store::{ImportReport, Store};
@@ -81,6 +82,8 @@ pub(super) struct Stats<'a> {
     watched_keys: f64,
     /// Unix seconds.
     watch_timer_at: Option<f64>,
+    idle_extended: f64,
+    idle_waiting: u32,
 }
 
 impl<'a> Stats<'a> {
@@ -88,6 +91,7 @@ impl<'a> Stats<'a> {
     pub(super) fn new(s: &'a ReaperStats, store: &Store) -> Self {
         let waiting = s.waiting();
         let (watched_keys, watch_timer_at_ms) = store.watching();
+        let (idle_extended, idle_waiting) = store.idle_counts();
         Stats {
             reaper_runs: s.reaper_runs as f64,
             removed_total: s.removed_total as f64,
@@ -104,6 +108,28 @@ impl<'a> Stats<'a> {
             evicted_total: s.evicted_total as f64,
             watched_keys,
             watch_timer_at: watch_timer_at_ms.map(|ms| ms / 1000.0),
+            idle_extended,
+            idle_waiting,
+        }
+    }
+}
+
+/// `ttl(key, { detail: true })`: seconds left (`null`: no expiry), and an idle entry's window
+/// (seconds) and cap (Unix seconds), `null` where none.
+#[derive(Serialize)]
+pub(super) struct TtlDetail {
+    ttl: Option<f64>,
+    idle: Option<f64>,
+    cap: Option<f64>,
+}
+
+impl TtlDetail {
+    pub(super) fn new(x: &Expiry, now_ms: f64) -> Self {
+        let secs = |ms: f64| (ms != NEVER_MS).then_some(ms / 1000.0);
+        TtlDetail {
+            ttl: secs(x.e).map(|e| e - now_ms / 1000.0),
+            idle: x.idle.map(|i| i.window_ms / 1000.0),
+            cap: x.idle.and_then(|i| secs(i.cap_ms)),
         }
     }
 }

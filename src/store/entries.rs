@@ -5,7 +5,7 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::{plain_object, Store};
-use crate::core::entry::{ExpirySpec, NEVER_MS};
+use crate::core::entry::{Expiry, ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::idb::{Cap, Conn, ExpiryChange, Write};
 use crate::timer::now_ms;
@@ -93,9 +93,11 @@ impl Store {
         Ok(())
     }
 
-    /// The live value, `undefined` if missing or expired.
+    /// The live value, `undefined` if missing or expired; an idle entry read is extended.
     pub async fn get(&self, key: &JsValue) -> Result<JsValue> {
-        self.conn()?.get(key, now_ms()).await
+        let value = self.conn()?.get(key, now_ms(), true).await?;
+        self.extend_soon();
+        Ok(value)
     }
 
     /// Whether `key` has a live entry.
@@ -103,9 +105,11 @@ impl Store {
         Ok(self.conn()?.live_expiry(key, now_ms()).await?.is_some())
     }
 
-    /// Live values in the order of `keys`.
+    /// Live values in the order of `keys`; idle entries read are extended.
     pub async fn get_many(&self, keys: &Array) -> Result<Array> {
-        self.conn()?.get_many(keys, now_ms()).await
+        let values = self.conn()?.get_many(keys, now_ms()).await?;
+        self.extend_soon();
+        Ok(values)
     }
 
     /// Removes `key`; `true` if it was live.
@@ -137,12 +141,16 @@ impl Store {
 
     /// Live values, in key order.
     pub async fn values(&self) -> Result<Array> {
-        self.conn()?.values(now_ms()).await
+        let values = self.conn()?.values(now_ms()).await?;
+        self.extend_soon();
+        Ok(values)
     }
 
     /// Live `[key, value]` pairs, in key order.
     pub async fn entries(&self) -> Result<Array> {
-        self.conn()?.entries(now_ms()).await
+        let entries = self.conn()?.entries(now_ms()).await?;
+        self.extend_soon();
+        Ok(entries)
     }
 
     /// Number of live entries.
@@ -161,6 +169,12 @@ impl Store {
         let now = now_ms();
         let e = self.conn()?.live_expiry(key, now).await?;
         Ok(e.map(|e| (e != NEVER_MS).then_some(e - now)))
+    }
+
+    /// The live entry's expiry with an idle entry's window and cap (`ttl(key, { detail: true })`),
+    /// `None` if missing or expired.
+    pub async fn expiry_detail(&self, key: &JsValue) -> Result<Option<Expiry>> {
+        self.conn()?.live_expiry_detail(key, now_ms()).await
     }
 
     /// Sets a new expiry on a live entry (Redis `EXPIRE`); `false` if missing. An expiry in the

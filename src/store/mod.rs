@@ -24,6 +24,7 @@ mod archive;
 mod backup;
 mod collection;
 mod entries;
+mod idle;
 mod members;
 mod reaper;
 mod series;
@@ -68,6 +69,10 @@ struct Inner {
     series: RefCell<HashMap<String, Rc<RefCell<SeriesOptions>>>>,
     /// `watch(key, listener)`: the watched keys, their listeners and the one expiry timer.
     watching: RefCell<Option<watch::Watching>>,
+    /// Idle extensions are due and their write is planned (`idle.rs`).
+    extending: Cell<bool>,
+    /// Idle extensions this member wrote.
+    idle_extended: Cell<f64>,
 }
 
 impl Store {
@@ -96,6 +101,8 @@ impl Store {
             collections: RefCell::new(HashMap::new()),
             series: RefCell::new(HashMap::new()),
             watching: RefCell::new(None),
+            extending: Cell::new(false),
+            idle_extended: Cell::new(0.0),
         });
         let weak = Rc::downgrade(&inner);
         let conn = Conn::open(name, inner.config.timeout_ms, move |why| {

@@ -55,6 +55,8 @@ impl Store {
     }
 
     async fn pass(&self) -> Result<(ReapReport, JsValue, Option<Error>)> {
+        // What this member's reads extended is written first: it never reaps an entry it read.
+        self.extend_now().await;
         let conn = self.conn()?;
         let limits = self.0.config.limits;
         let started = now_ms();

@@ -142,6 +142,20 @@ test("two tabs share the persisted queries; prefixes keep two caches apart", { t
     assert.equal(other.theirs, null);
     assert.deepEqual(other.keys, ['app1:tanstack-query-["todo",7]', 'app1:tanstack-query-["todo",8]', "app2:k"]);
 
+    // A cache of idle entries (an hour after the last read, never past a day), and bad options.
+    const idle = await value(b, `
+      const s = store.asyncStorage({ prefix: "idle:", idle: "1 hour", ttl: "1 day" });
+      await s.setItem("k", 1);
+      let refused;
+      try { store.asyncStorage({ idle: "whenever" }); } catch (e) { refused = [e.name, e.message]; }
+      return { detail: await store.ttl("idle:k", { detail: true }), value: await s.getItem("k"), refused };`);
+    assert.equal(idle.detail.idle, 3600);
+    assert.ok(idle.detail.ttl > 3590 && idle.detail.ttl <= 3600, `an hour left: ${idle.detail.ttl}`);
+    assert.ok(idle.detail.cap > Date.now() / 1000 + 86_000, `capped a day from now: ${idle.detail.cap}`);
+    assert.equal(idle.value, 1);
+    assert.equal(idle.refused[0], "TypeError");
+    assert.match(idle.refused[1], /idle "whenever"/);
+
     // A removal in B is seen in A.
     await value(b, `await storage.removeItem('tanstack-query-["todo",7]');`);
     assert.equal(await value(a, `return storage.getItem('tanstack-query-["todo",7]');`), null);

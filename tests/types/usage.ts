@@ -9,6 +9,7 @@ import {
   type ReapReport,
   type Snapshot,
   type Stats,
+  type TtlDetail,
   type ImportReport,
   type Archive,
   type ExpiredRecord,
@@ -28,6 +29,14 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   await store.set("token", "abc", { expiresAt: 1798761600 });
   await store.set("draft", new Map([["body", "..."]]), { ttl: "7 days" });
   await store.set("kept", 1, { keepTtl: true });
+  await store.set("sid", "abc", { idle: "30 min", ttl: "12 h" });
+  await store.setMany([["page", "<html>", { idle: "7 days" }]]);
+  await store.expire("sid", { idle: 1800, expiresAt: new Date(Date.now() + 3_600_000) });
+  const peeked: string | undefined = await store.peek<string>("sid");
+  const detail: TtlDetail | undefined = await store.ttl("sid", { detail: true });
+  const idleFor: number | null | undefined = detail?.idle;
+  const extended: number = store.stats().idleExtended;
+  const sessions = store.asyncStorage({ prefix: "s:", idle: "30 min" });
   await store.setMany([["a", 1], ["b", 2, { ttl: 60 }]]);
   const session = await store.get<{ user: number }>("session");
   const left: number | null | undefined = await store.ttl("session");
@@ -56,7 +65,7 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   const snapshot: Snapshot = await store.export();
   const restored: ImportReport = await store.import(JSON.parse(JSON.stringify(snapshot)));
   store.close();
-  return [session?.user, left, index?.expireAfter, written, rows[0]?.ts, report.collections, stats.lastRun, restored.skipped, memory, fresh];
+  return [peeked, idleFor, extended, sessions, session?.user, left, index?.expireAfter, written, rows[0]?.ts, report.collections, stats.lastRun, restored.skipped, memory, fresh];
 }
 
 export async function misuse(store: TtlStore): Promise<void> {
@@ -64,6 +73,10 @@ export async function misuse(store: TtlStore): Promise<void> {
   await store.set("k", 1, { ttl: 1, expiresAt: 2 });
   // @ts-expect-error keepTtl goes alone
   await store.set("k", 1, { keepTtl: true, ttl: 5 });
+  // @ts-expect-error keepTtl keeps the current expiry, idle sets one
+  await store.set("k", 1, { keepTtl: true, idle: 5 });
+  // @ts-expect-error the detail is an object, not seconds
+  const secs: number | null | undefined = await store.ttl("k", { detail: true });
   // @ts-expect-error keys are strings or numbers
   await store.get({ id: 1 });
   // @ts-expect-error expire needs ttl or expiresAt

@@ -1,0 +1,250 @@
+//! Idle expiry (`{ idle }`): an entry expires a window after its last read, never past its cap;
+//! `peek` reads without extending; reads never return an entry whose window has passed; the
+//! extension written once per moment, seen by other connections, never lost to the reaper.
+
+use js_sys::{Array, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::util::*;
+
+async fn until(ms: u32, mut cond: impl FnMut() -> bool) -> bool {
+    for _ in 0..ms / 10 {
+        if cond() {
+            return true;
+        }
+        sleep(10).await;
+    }
+    cond()
+}
+
+fn stat(s: &JsValue, name: &str) -> f64 {
+    let stats = js_sys::Function::from(Reflect::get(s, &"stats".into()).unwrap()).call0(s).unwrap();
+    num(&field(&stats, name))
+}
+
+async fn detail(s: &JsValue, key: &str) -> JsValue {
+    call(s, "ttl", &[key.into(), js("({ detail: true })")]).await
+}
+
+#[wasm_bindgen_test]
+async fn an_idle_entry_lives_a_window_after_its_last_read() {
+    let name = db_name("idle");
+    let s = open_manual(&name).await;
+    call(&s, "set", &["session".into(), "token".into(), js("({ idle: 1 })")]).await;
+    let rec = raw_records(&name).await.get(0);
+    assert_eq!(num(&field(&rec, "i")), 1000.0, "the window is stored beside the expiry");
+    assert!(field(&rec, "c").is_undefined(), "no cap given, none stored");
+    for _ in 0..3 {
+        // Half a window, three times: without the reads it would have expired by the second.
+        sleep(500).await;
+        assert_eq!(call(&s, "get", &["session".into()]).await, "token");
+    }
+    sleep(150).await;
+    let left = num(&call(&s, "ttl", &["session".into()]).await);
+    assert!(left > 0.7 && left <= 1.0, "extended to a window after the last read: {left}");
+    assert_eq!(raw_records(&name).await.length(), 1, "an extension moves the record, never copies it");
+    sleep(1100).await;
+    assert!(call(&s, "get", &["session".into()]).await.is_undefined(), "a window without a read: gone");
+    assert_eq!(raw_records(&name).await.length(), 1, "gone before any reap");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn peek_reads_without_extending() {
+    let name = db_name("idlepeek");
+    let s = open_manual(&name).await;
+    call(&s, "set", &["k".into(), "v".into(), js("({ idle: 0.8 })")]).await;
+    sleep(400).await;
+    assert_eq!(call(&s, "peek", &["k".into()]).await, "v");
+    sleep(500).await;
+    assert!(call(&s, "peek", &["k".into()]).await.is_undefined(), "peek did not move the window on");
+    assert!(call(&s, "get", &["k".into()]).await.is_undefined(), "nor can a get revive it");
+    assert_eq!(stat(&s, "idleExtended"), 0.0);
+    assert!(call(&s, "peek", &["missing".into()]).await.is_undefined());
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_cap_bounds_every_extension() {
+    let name = db_name("idlecap");
+    let s = open_manual(&name).await;
+    call(&s, "set", &["k".into(), 1.into(), js("({ idle: 1, ttl: 1.4 })")]).await;
+    let d = detail(&s, "k").await;
+    assert_eq!(num(&field(&d, "idle")), 1.0);
+    let cap = num(&field(&d, "cap"));
+    assert!((cap - (js_sys::Date::now() / 1000.0 + 1.4)).abs() < 0.3, "cap {cap}");
+    sleep(700).await;
+    assert_eq!(call(&s, "get", &["k".into()]).await, 1);
+    sleep(150).await;
+    let at = num(&call(&s, "expiresAt", &["k".into()]).await);
+    assert!((at - cap).abs() < 0.001, "extended to the cap, not past it: {at} vs {cap}");
+    sleep(350).await;
+    assert_eq!(call(&s, "get", &["k".into()]).await, 1, "within the cap");
+    sleep(400).await;
+    assert!(call(&s, "get", &["k".into()]).await.is_undefined(), "read all along, gone at the cap");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn reads_in_a_hot_loop_write_one_extension() {
+    let name = db_name("idlehot");
+    let s = open_manual(&name).await;
+    let changes = listen(&s, "change");
+    // Capped 0.1 s past the window: the first read after 0.3 s extends each to its cap, and no
+    // later read has anything to extend, however long the loop takes (a loop of reads outlasting
+    // a tenth of an uncapped window would rightly extend again).
+    call(&s, "setMany", &[js("[['a', 1, { idle: 2, ttl: 2.1 }], ['b', 2, { idle: 2, ttl: 2.1 }], ['plain', 3]]")]).await;
+    sleep(300).await;
+    for _ in 0..100 {
+        call(&s, "get", &["a".into()]).await;
+        call(&s, "getMany", &[js("['b', 'plain']")]).await;
+    }
+    assert!(stat(&s, "idleWaiting") <= 2.0);
+    assert!(until(1000, || stat(&s, "idleExtended") >= 2.0).await, "the extensions are written");
+    sleep(100).await;
+    assert_eq!(stat(&s, "idleExtended"), 2.0, "200 reads, one write of the two idle keys");
+    let extends: Vec<JsValue> = changes.iter().filter(|d| field(d, "op") == "extend").collect();
+    assert_eq!(extends.len(), 1, "one \"change\" for the batch");
+    assert_eq!(json(&field(&extends[0], "keys")), r#"["a","b"]"#);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn values_and_entries_extend_keys_do_not() {
+    let name = db_name("idlelists");
+    let s = open_manual(&name).await;
+    call(&s, "setMany", &[js("[['a', 1, { idle: 0.8 }], ['b', 2, { idle: 0.8 }]]")]).await;
+    sleep(400).await;
+    assert_eq!(json(&call(&s, "keys", &[]).await), r#"["a","b"]"#);
+    assert_eq!(stat(&s, "idleWaiting"), 0.0, "keys() returns no entry");
+    assert_eq!(json(&call(&s, "values", &[]).await), "[1,2]");
+    assert_eq!(stat(&s, "idleWaiting"), 2.0);
+    sleep(500).await;
+    assert_eq!(json(&call(&s, "entries", &[]).await), r#"[["a",1],["b",2]]"#, "values() extended both");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn another_connection_sees_an_extension_once_written() {
+    let name = db_name("idletabs");
+    let (a, b) = (open_manual(&name).await, open_manual(&name).await);
+    let b_changes = listen(&b, "change");
+    call(&a, "set", &["k".into(), "v".into(), js("({ idle: 1 })")]).await;
+    sleep(500).await;
+    // Both read it at once: both write an extension, the record is moved once each, never doubled.
+    let (x, y) = futures_join(call(&a, "get", &["k".into()]), call(&b, "get", &["k".into()])).await;
+    assert_eq!((x, y), ("v".into(), "v".into()));
+    assert!(until(1000, || b_changes.iter().any(|d| field(&d, "op") == "extend" && field(&d, "remote") == JsValue::TRUE)).await);
+    sleep(200).await;
+    assert_eq!(raw_records(&name).await.length(), 1);
+    sleep(400).await;
+    // 1.1 s after the write, 0.6 s after the reads.
+    assert_eq!(call(&b, "peek", &["k".into()]).await, "v");
+    assert_eq!(call(&a, "peek", &["k".into()]).await, "v");
+    sleep(600).await;
+    assert!(call(&b, "peek", &["k".into()]).await.is_undefined());
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_reaper_pass_writes_what_this_member_read_first() {
+    let name = db_name("idlereap");
+    let s = open_manual(&name).await;
+    call(&s, "setMany", &[js("[['read', 1, { idle: 0.5 }], ['unread', 2, { ttl: 0.3 }]]")]).await;
+    sleep(350).await;
+    assert_eq!(call(&s, "get", &["read".into()]).await, 1);
+    // At once, before the extension's own write is due: the pass writes it first.
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&report, "removed")), 1.0, "only the expired one");
+    assert_eq!(stat(&s, "idleExtended"), 1.0);
+    let e = num(&field(&raw_records(&name).await.get(0), "e"));
+    assert!(e > js_sys::Date::now() + 300.0, "the stored expiry moved on: {e}");
+    sleep(300).await;
+    assert_eq!(call(&s, "peek", &["read".into()]).await, 1, "past its first window");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn an_expired_idle_entry_is_never_returned_nor_extended() {
+    let name = db_name("idleexpired");
+    let s = open_manual(&name).await;
+    call(&s, "set", &["k".into(), 1.into(), js("({ idle: 0.2 })")]).await;
+    sleep(250).await;
+    assert!(call(&s, "get", &["k".into()]).await.is_undefined());
+    assert!(json(&call(&s, "getMany", &[js("['k']")]).await) == "[null]");
+    assert_eq!(json(&call(&s, "values", &[]).await), "[]");
+    assert_eq!(stat(&s, "idleWaiting"), 0.0, "a read of an expired entry extends nothing");
+    assert_eq!(raw_records(&name).await.length(), 1, "not reaped yet");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn expire_keep_ttl_and_persist_carry_or_drop_the_window() {
+    let name = db_name("idleverbs");
+    let s = open_manual(&name).await;
+    call(&s, "set", &["k".into(), 1.into(), js("({ ttl: 60 })")]).await;
+    assert!(field(&detail(&s, "k").await, "idle").is_null(), "a plain entry has no window");
+    assert_eq!(call(&s, "expire", &["k".into(), js("({ idle: '10 min', expiresAt: Date.now() / 1000 + 3600 })")]).await, JsValue::TRUE);
+    let d = detail(&s, "k").await;
+    assert_eq!(num(&field(&d, "idle")), 600.0);
+    assert!(num(&field(&d, "ttl")) > 590.0 && num(&field(&d, "ttl")) <= 600.0);
+    call(&s, "set", &["k".into(), 2.into(), js("({ keepTtl: true })")]).await;
+    let d = detail(&s, "k").await;
+    assert_eq!(num(&field(&d, "idle")), 600.0, "keepTtl keeps the window");
+    assert!(!field(&d, "cap").is_null(), "and the cap");
+    assert_eq!(call(&s, "persist", &["k".into()]).await, JsValue::TRUE);
+    assert_eq!(json(&detail(&s, "k").await), r#"{"ttl":null,"idle":null,"cap":null}"#);
+    assert!(detail(&s, "missing").await.is_undefined());
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn bad_idle_options_are_refused_and_write_nothing() {
+    let name = db_name("idlebad");
+    let s = open_manual(&name).await;
+    let cases: [(&str, &str, &[&str]); 6] = [
+        ("({ idle: -1 })", "RangeError", &["idle -1"]),
+        ("({ idle: NaN })", "RangeError", &["idle NaN"]),
+        ("({ idle: 'soon' })", "TypeError", &["idle", "\"soon\""]),
+        ("({ idle: true })", "TypeError", &["idle true", "seconds"]),
+        ("({ idle: 60, keepTtl: true })", "TypeError", &["cannot be combined with idle"]),
+        ("({ idle: 60, ttl: 1, expiresAt: 2e9 })", "TypeError", &["cannot be combined"]),
+    ];
+    for (options, class, parts) in cases {
+        let e = try_call(&s, "set", &["k".into(), 1.into(), js(options)]).await.expect_err(options);
+        assert_error(&e, class, parts);
+        let e = try_call(&s, "setMany", &[Array::of2(&js("['ok', 1]"), &Array::of3(&"k".into(), &1.into(), &js(options))).into()]).await.expect_err(options);
+        assert_error(&e, class, &["setMany entry 1"]);
+    }
+    assert_eq!(raw_records(&name).await.length(), 0, "no partial write");
+    let e = try_call(&s, "ttl", &["k".into(), js("({ detail: 1 })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["detail 1", "true or false"]);
+    let e = try_call(&s, "ttl", &["k".into(), js("({ details: true })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["unknown option \"details\"", "detail"]);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_watch_follows_an_extension() {
+    let name = db_name("idlewatch");
+    let s = open_manual(&name).await;
+    call(&s, "set", &["k".into(), "v".into(), js("({ idle: 0.6 })")]).await;
+    let seen = Array::new();
+    let sink = seen.clone();
+    let f = Closure::<dyn FnMut(JsValue)>::new(move |v: JsValue| {
+        sink.push(&v);
+    });
+    let watch: js_sys::Function = Reflect::get(&s, &"watch".into()).unwrap().unchecked_into();
+    let stop: js_sys::Function = watch.call2(&s, &"k".into(), f.as_ref()).unwrap().unchecked_into();
+    assert!(until(500, || seen.length() == 1).await);
+    sleep(300).await;
+    call(&s, "get", &["k".into()]).await;
+    sleep(450).await;
+    assert_eq!(json(&seen), r#"["v"]"#, "past the old expiry, the watch knows of the extension");
+    assert!(until(1000, || seen.length() == 2).await);
+    assert!(seen.get(1).is_undefined(), "then told it expired");
+    assert_eq!(stat(&s, "idleExtended"), 1.0, "watching read it without extending it");
+    stop.call0(&JsValue::UNDEFINED).unwrap();
+    destroy(&name).await;
+}
