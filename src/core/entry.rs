@@ -33,6 +33,8 @@ pub enum ExpirySpec {
     After(Ttl),
     /// `{ keepTtl: true }`: keep the entry's current expiry (Redis `SET KEEPTTL`).
     Keep,
+    /// An expiry as a snapshot kept it, with an idle entry's window and cap (`import()`).
+    Stored(Expiry),
     /// `{ idle }`: expires `window` after its last read, never past the cap.
     Idle {
         /// The idle window.
@@ -144,6 +146,7 @@ impl ExpirySpec {
     pub fn resolve(&self, default_ttl: Option<&Ttl>, current: Option<Expiry>, now_ms: f64) -> Result<Expiry> {
         Ok(match self {
             ExpirySpec::At(ms) => Expiry::at(*ms),
+            ExpirySpec::Stored(x) => *x,
             ExpirySpec::After(ttl) => Expiry::at(ttl.expires_at_ms(now_ms)?),
             // KEEPTTL on a missing key falls back to what a plain write would do.
             ExpirySpec::Keep => match current {

@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{self, field, list};
 use super::{verb, view, TtlStore, Verb};
 use crate::store::Store;
+use crate::core::entry::{Idle, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::options::{collection_options, prefix, series_options};
 use crate::core::snapshot::item_expiry_ms;
@@ -21,7 +22,21 @@ extern "C" {
     fn read_snapshot(snapshot: &JsValue) -> std::result::Result<JsValue, JsValue>;
 }
 
-/// Checks a snapshot as `readSnapshot` decoded it, `{ entries: [[key, value, expiresAt]],
+/// An idle entry's `idle` (window, seconds) and `cap` (Unix seconds or `null`) in a snapshot;
+/// `None` for an entry without `idle`.
+fn idle_of(at: &str, e: &Array) -> Result<Option<Idle>> {
+    if e.get(3).is_undefined() {
+        return Ok(None);
+    }
+    let window_ms = match e.get(3).as_f64() {
+        Some(s) if s.is_finite() && s > 0.0 => s * 1000.0,
+        _ => return Err(Error::wrong_type(&format!("{at}.idle"), &convert::describe(&e.get(3)), "a positive number of seconds")),
+    };
+    let cap_ms = item_expiry_ms(&format!("{at}.cap"), &convert::read(&e.get(4)))?.unwrap_or(NEVER_MS);
+    Ok(Some(Idle { window_ms, cap_ms }))
+}
+
+/// Checks a snapshot as `readSnapshot` decoded it, `{ entries: [[key, value, expiresAt, idle, cap]],
 /// collections: [{ name, keyPath, ttlIndex, documents, expiries }], timeSeries: [{ name, options,
 /// events }] }`: keys, names, definitions, times and every expiry (as `set()` checks one), naming
 /// the item in each refusal. Before the future: the parsing stays out of its state machine.
@@ -33,7 +48,8 @@ fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
         let e: Array = e.unchecked_into();
         let at = format!("import: snapshot.entries[{i}]");
         let key = convert::key(&e.get(0)).map_err(|e| prefix(e, &format!("{at}: ")))?;
-        input.entries.push((key, e.get(1), item_expiry_ms(&format!("{at}.expiresAt"), &convert::read(&e.get(2)))?));
+        let expiry = item_expiry_ms(&format!("{at}.expiresAt"), &convert::read(&e.get(2)))?;
+        input.entries.push((key, e.get(1), expiry, idle_of(&at, &e)?));
     }
     for (i, c) in list(&read, "collections").iter().enumerate() {
         let at = format!("import: snapshot.collections[{i}]");

@@ -55,12 +55,14 @@ function encode(v, where, path) {
 const secs = (ms) => (ms === Infinity ? null : ms / 1000);
 const label = (k) => JSON.stringify(k);
 
-// entryRecs: { k, e, v }; collections: [definition, { c, r, i, v } records]; series: [definition, buckets].
+// entryRecs: { k, e, v } (an idle entry's with i, its window in ms, and c, its cap); collections: [definition, { c, r, i, v } records]; series: [definition, buckets].
 export function buildSnapshot(database, now, entryRecs, collections, series) {
   const snapshot = { format: FORMAT, version: 1, database, exportedAt: now / 1000, entries: [], collections: [], timeSeries: [] };
   for (const r of entryRecs) {
     if (r.e <= now) continue;
-    snapshot.entries.push({ key: r.k, expiresAt: secs(r.e), value: encode(r.v, `entry ${label(r.k)}`, "value") });
+    const entry = { key: r.k, expiresAt: secs(r.e), value: encode(r.v, `entry ${label(r.k)}`, "value") };
+    if (r.i !== undefined) Object.assign(entry, { idle: r.i / 1000, cap: secs(r.c ?? Infinity) });
+    snapshot.entries.push(entry);
   }
   for (const [def, recs] of collections) {
     const ttl = def.ttlIndex;
@@ -150,7 +152,7 @@ const expiry = (v, path) => {
 // What to restore, every value checked and decoded; nothing expired is left out here (the core
 // checks each expiry as set() does, and skips what has expired). Reading a hostile object throws
 // a TypeError (the caller reaches this through a catch binding).
-//   { entries: [[key, value, expiresAt]], collections: [{ name, keyPath, ttlIndex, documents,
+//   { entries: [[key, value, expiresAt, idle, cap]], collections: [{ name, keyPath, ttlIndex, documents,
 //     expiries }], timeSeries: [{ name, options, events }] }
 export function readSnapshot(s) {
   try {
@@ -168,7 +170,7 @@ function readSnapshotUnguarded(s) {
   const entries = s.entries.map((e, i) => {
     const p = `snapshot.entries[${i}]`;
     need(isObject(e) && "key" in e && "value" in e, `${p} has no key or value`);
-    return [e.key, decode(e.value, `${p}.value`), expiry(e.expiresAt, `${p}.expiresAt`)];
+    return [e.key, decode(e.value, `${p}.value`), expiry(e.expiresAt, `${p}.expiresAt`), e.idle, e.cap];
   });
   const collections = s.collections.map((c, i) => {
     const p = `snapshot.collections[${i}]`;

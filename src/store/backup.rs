@@ -8,7 +8,7 @@ use wasm_bindgen::JsValue;
 
 use super::Store;
 use crate::core::buckets::SeriesOptions;
-use crate::core::entry::{ExpirySpec, NEVER_MS};
+use crate::core::entry::{Expiry, ExpirySpec, Idle, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::snapshot::expired;
 use crate::core::text::quote;
@@ -32,8 +32,8 @@ pub struct SnapshotData {
 /// (Unix ms, `None` = never).
 #[derive(Debug, Default)]
 pub struct ImportInput {
-    /// `(key, value, expiry)`.
-    pub entries: Vec<(JsValue, JsValue, Option<f64>)>,
+    /// `(key, value, expiry, an idle entry's window and cap)`.
+    pub entries: Vec<(JsValue, JsValue, Option<f64>, Option<Idle>)>,
     /// `(name, keyPath, TTL index, [(document, expiry)])`.
     pub collections: Vec<(String, String, Option<TtlIndex>, Vec<(DocIn, Option<f64>)>)>,
     /// `(name, options, events)`.
@@ -82,12 +82,13 @@ impl Store {
         let conn = self.conn()?;
         let mut report = ImportReport::default();
         let mut w = ImportWrites::default();
-        for (key, value, expiry) in input.entries {
+        for (key, value, expiry, idle) in input.entries {
             if expired(expiry, now) {
                 report.skipped += 1;
                 continue;
             }
-            w.entries.push(Write { key, value, spec: ExpirySpec::At(expiry.unwrap_or(NEVER_MS)) });
+            let e = expiry.unwrap_or(NEVER_MS);
+            w.entries.push(Write { key, value, spec: ExpirySpec::Stored(Expiry { e, idle }) });
         }
         report.entries = w.entries.len() as u32;
 

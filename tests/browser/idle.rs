@@ -248,3 +248,38 @@ async fn a_watch_follows_an_extension() {
     stop.call0(&JsValue::UNDEFINED).unwrap();
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn export_and_import_keep_an_idle_entry_idle() {
+    let (from, to) = (db_name("idleexport"), db_name("idleimport"));
+    let s = open_manual(&from).await;
+    call(&s, "setMany", &[js("[['sid', 'a', { idle: 60, ttl: 3600 }], ['open', 'b', { idle: '2 min' }], ['plain', 'c', { ttl: 600 }]]")]).await;
+    let snapshot = call(&s, "export", &[]).await;
+    let entries: Array = field(&snapshot, "entries").unchecked_into();
+    let by_key = |k: &str| entries.iter().find(|e| field(e, "key") == k).unwrap();
+    assert_eq!(num(&field(&by_key("sid"), "idle")), 60.0);
+    let cap = num(&field(&by_key("sid"), "cap"));
+    assert!((cap - (js_sys::Date::now() / 1000.0 + 3600.0)).abs() < 5.0, "cap {cap}");
+    assert!(field(&by_key("open"), "cap").is_null(), "no cap: null");
+    assert!(field(&by_key("plain"), "idle").is_undefined(), "a plain entry's snapshot is as before");
+    // Through JSON, as a backup travels.
+    let text = js_sys::JSON::stringify(&snapshot).unwrap();
+    let t = open_manual(&to).await;
+    call(&t, "import", &[js_sys::JSON::parse(&String::from(text)).unwrap()]).await;
+    let d = call(&t, "ttl", &["sid".into(), js("({ detail: true })")]).await;
+    assert_eq!(num(&field(&d, "idle")), 60.0);
+    assert!((num(&field(&d, "cap")) - cap).abs() < 0.001);
+    assert_eq!(num(&field(&call(&t, "ttl", &["open".into(), js("({ detail: true })")]).await, "idle")), 120.0);
+    assert!(field(&call(&t, "ttl", &["plain".into(), js("({ detail: true })")]).await, "idle").is_null());
+    // A snapshot's idle is checked like any of its times, and a bad one imports nothing.
+    for bad in ["-1", "'soon'", "0"] {
+        let src = format!("({{ format: 'idb-ttl-snapshot', version: 1, database: 'x', exportedAt: 0, entries: [{{ key: 'k', value: 1, expiresAt: null, idle: {bad} }}], collections: [], timeSeries: [] }})");
+        let snap = js(&src);
+        Reflect::set(&snap, &"format".into(), &field(&snapshot, "format")).unwrap();
+        let e = try_call(&t, "import", &[snap]).await.unwrap_err();
+        assert_error(&e, "TypeError", &["snapshot.entries[0].idle", "a positive number of seconds"]);
+    }
+    assert!(call(&t, "peek", &["k".into()]).await.is_undefined());
+    destroy(&from).await;
+    destroy(&to).await;
+}
