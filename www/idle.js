@@ -1,0 +1,141 @@
+// The demo's "Idle session" panel: a session that ends after `idle` seconds without use, and at
+// its cap whatever happens. "Use it" reads it with get(), which starts its window again; "Peek"
+// with peek(), which does not; the readout polls ttl("session", { detail: true }), which extends
+// nothing. The panel keeps its own database: the Entries table above lists with entries(), a read
+// that would extend the session at every refresh.
+
+import { describe, errorText, formatExpiresAt, formatLeft } from "./format.js";
+
+const DB_NAME = "idb-ttl-demo-idle";
+const KEY = "session";
+const TICK_MS = 200;
+const REAP_INTERVAL_MS = 2000;
+
+const panel = document.querySelector('[data-testid="idle-panel"]');
+const q = (id) => panel.querySelector(`[data-testid="${id}"]`);
+const state = q("idle-state");
+const said = q("idle-said");
+const windowInput = q("idle-window");
+const capInput = q("idle-cap");
+const preview = q("idle-preview");
+const shown = { ttl: q("idle-detail-ttl"), idle: q("idle-detail-idle"), cap: q("idle-detail-cap"), extended: q("idle-stat-extended") };
+
+/** The options of the next sign-in, from the inputs; an empty cap means none. */
+function options() {
+  const idle = Number(windowInput.value);
+  const cap = capInput.value.trim();
+  return cap === "" ? { idle } : { idle, ttl: Number(cap) };
+}
+
+/** Options as they would be typed: `{ idle: 10, ttl: 30 }`. */
+const optionsText = (o) => `{ ${Object.entries(o).map(([k, v]) => `${k}: ${v}`).join(", ")} }`;
+
+function renderPreview() {
+  preview.textContent = `await store.set("${KEY}", { user: "ada" }, ${optionsText(options())})`;
+}
+
+/** Shows what a button's call answered. */
+function say(text, bad = false) {
+  said.textContent = text;
+  said.classList.toggle("bad", bad);
+}
+
+/** Shows the readout: `detail` is ttl()'s answer, `undefined` once the session is gone. */
+function render(detail, store) {
+  const was = state.dataset.state;
+  if (detail === undefined) {
+    if (was === "live") {
+      state.dataset.state = "ended";
+      state.dataset.endedAt = String(Date.now());
+      state.dataset.reason = panel.dataset.endsAtCap === "true" ? "cap" : "idle";
+      state.textContent = state.dataset.reason === "cap" ? "The session has ended: it reached its cap." : "The session has ended: unused for its idle window.";
+    } else if (was === "none") {
+      state.textContent = "Signed out.";
+    }
+    for (const el of [shown.ttl, shown.idle, shown.cap]) el.textContent = "–";
+    for (const a of ["ttl", "idle", "cap"]) delete panel.dataset[a];
+  } else {
+    state.dataset.state = "live";
+    delete state.dataset.endedAt;
+    delete state.dataset.reason;
+    state.textContent = "Signed in.";
+    const nowSecs = Date.now() / 1000;
+    // The window ends at the cap: the session cannot be extended any more.
+    panel.dataset.endsAtCap = String(detail.cap !== null && detail.ttl !== null && Math.abs(nowSecs + detail.ttl - detail.cap) < 0.05);
+    panel.dataset.ttl = String(detail.ttl);
+    panel.dataset.idle = String(detail.idle);
+    panel.dataset.cap = String(detail.cap);
+    shown.ttl.textContent = detail.ttl === null ? "never" : formatLeft(detail.ttl);
+    shown.idle.textContent = detail.idle === null ? "not idle" : `${detail.idle} s`;
+    shown.cap.textContent = detail.cap === null ? "none" : `in ${formatLeft(detail.cap - nowSecs)} (${formatExpiresAt(detail.cap)})`;
+  }
+  shown.extended.textContent = String(store.stats().idleExtended);
+}
+
+function mount(store) {
+  // One read at a time; ticks that come while one runs are skipped.
+  let reading = false;
+  const tick = async () => {
+    if (reading) return;
+    reading = true;
+    try {
+      render(await store.ttl(KEY, { detail: true }), store);
+    } catch (e) {
+      say(`ttl("${KEY}", { detail: true }): ${errorText(e)}`, true);
+    } finally {
+      reading = false;
+    }
+  };
+
+  const button = (id, fn) => {
+    const b = q(id);
+    b.disabled = false;
+    b.addEventListener("click", async () => {
+      try { await fn(); } catch (e) { say(errorText(e), true); }
+      await tick();
+    });
+  };
+  button("idle-signin", async () => {
+    const o = options();
+    panel.dataset.signedInAt = String(Date.now());
+    await store.set(KEY, { user: "ada", since: new Date() }, o);
+    say(`set("${KEY}", …, ${optionsText(o)}): signed in`);
+  });
+  button("idle-use", async () => {
+    panel.dataset.usedAt = String(Date.now());
+    const v = await store.get(KEY);
+    say(v === undefined ? `get("${KEY}") → undefined: no session to use` : `get("${KEY}") → ${describe(v)}: its window starts again`);
+  });
+  button("idle-peek", async () => {
+    const v = await store.peek(KEY);
+    say(v === undefined ? `peek("${KEY}") → undefined` : `peek("${KEY}") → ${describe(v)}: its window is not moved`);
+  });
+
+  // A read in another tab extends the session there; this tab hears of it once it is written.
+  store.addEventListener("change", (ev) => {
+    if (ev.detail?.remote && ev.detail.op === "extend" && ev.detail.keys.includes(KEY)) {
+      say(`"change" op "extend" (from another tab): a read there started the window again`);
+    }
+  });
+
+  windowInput.addEventListener("input", renderPreview);
+  capInput.addEventListener("input", renderPreview);
+  renderPreview();
+  tick();
+  setInterval(tick, TICK_MS);
+}
+
+async function main() {
+  let store;
+  try {
+    const { TtlStore } = await import("./pkg/index.js");
+    store = await TtlStore.open(DB_NAME, { reapIntervalMs: REAP_INTERVAL_MS });
+  } catch (e) {
+    say(`open the store "${DB_NAME}": ${errorText(e)}`, true);
+    return;
+  }
+  window.idleStore = store; // for poking at it from the devtools console
+  mount(store);
+}
+
+main();
