@@ -126,7 +126,13 @@ function positions() {
   add("set { ttl }", "ttl", (e, x) => e.store.set("k", 1, { ttl: x }), { mention: "ttl" });
   add("set { expiresAt }", "expiresAt", (e, x) => e.store.set("k", 1, { expiresAt: x }), { mention: "expiresAt" });
   add("set { keepTtl }", "flag", (e, x) => e.store.set("k", 1, { keepTtl: x }), { mention: "keepTtl" });
-  for (const m of ["get", "has", "delete", "expiresAt", "ttl", "persist"]) add(`${m} key`, "key", (e, x) => e.store[m](x), { mention: "key" });
+  // idle: a window as ttl takes it (0 stores nothing), with or without a cap beside it.
+  add("set { idle }", "ttl", (e, x) => e.store.set("k", 1, { idle: x }), { mention: "idle" });
+  add("set { idle, ttl }", "ttl", (e, x) => e.store.set("k", 1, { idle: 60, ttl: x }), { mention: "ttl" });
+  add("setMany entry { idle }", "ttl", (e, x) => e.store.setMany([["a", 1], ["b", 2, { idle: x }]]), { mention: ["setMany entry 1", "idle"] });
+  for (const m of ["get", "peek", "has", "delete", "expiresAt", "ttl", "persist"]) add(`${m} key`, "key", (e, x) => e.store[m](x), { mention: "key" });
+  add("ttl options", "options", (e, x) => e.store.ttl("k", x), { mention: "ttl options" });
+  add("ttl { detail }", "flag", (e, x) => e.store.ttl("k", { detail: x }), { mention: "detail" });
   add("archive.get key", "key", (e, x) => e.store.archive.get(x), { mention: "key" });
   add("setMany entries", "array", (e, x) => e.store.setMany(x), { mention: "setMany" });
   add("setMany entry", "any", (e, x) => e.store.setMany([["a", 1], x]), { mention: "setMany entry 1" });
@@ -138,6 +144,7 @@ function positions() {
   add("expire options", "any", (e, x) => e.store.expire("k", x), { mention: "expire" });
   add("expire { ttl }", "ttl", (e, x) => e.store.expire("k", { ttl: x }), { mention: "ttl", expireMissing: true });
   add("expire { expiresAt }", "expiresAt", (e, x) => e.store.expire("k", { expiresAt: x }), { mention: "expiresAt", expireMissing: true });
+  add("expire { idle }", "ttl", (e, x) => e.store.expire("k", { idle: x }), { mention: "idle", expireMissing: true });
   add("import snapshot", "any", (e, x) => e.store.import(x), { mention: "import" });
   add("addEventListener type", "any", (e, x) => e.store.addEventListener(x, () => {}), { mention: "event type", sync: true });
   add("addEventListener listener", "listener", (e, x) => e.store.addEventListener("change", x), { mention: "listener", sync: true });
@@ -145,6 +152,7 @@ function positions() {
   add("asyncStorage options", "options", (e, x) => e.store.asyncStorage(x), { mention: "asyncStorage options", sync: true });
   add("asyncStorage { prefix }", "prefix", (e, x) => e.store.asyncStorage({ prefix: x }), { mention: "prefix", sync: true });
   add("asyncStorage { ttl }", "ttl", (e, x) => e.store.asyncStorage({ ttl: x }), { mention: "ttl", sync: true });
+  add("asyncStorage { idle }", "ttl", (e, x) => e.store.asyncStorage({ idle: x }), { mention: "idle", sync: true });
   for (const m of ["getItem", "removeItem"]) {
     add(`asyncStorage().${m} key`, "key", (e, x) => e.store.asyncStorage()[m](x), { mention: "key" });
     add(`asyncStorage({ prefix }).${m} key`, "stringKey", (e, x) => e.store.asyncStorage({ prefix: "p:" })[m](x), { mention: "asyncStorage key" });
