@@ -358,6 +358,12 @@ export interface Stats {
   idleExtended: number;
   /** Extensions this member's reads made that are not written yet (written within 50 ms, or by the next reaper pass). */
   idleWaiting: number;
+  /** Live views (`observe`) open on this store. */
+  views: number;
+  /** Entries those views show, all together. */
+  viewEntries: number;
+  /** When the views' one timer rings (Unix seconds): the soonest expiry they show; `null` for none. */
+  viewTimerAt: number | null;
 }
 
 /** `event.detail` of the `"expired"` event: entries a reaper pass removed because they expired. */
@@ -800,6 +806,37 @@ export class TtlStore {
    * const getSnapshot = () => value;`
    */
   watch<T = unknown>(key: Key, listener: (value: T | undefined) => void): () => void;
+  /**
+   * A live view: `listener(entries)` is called with the live entries `query` names, in key order,
+   * once read, then again after every change to them (a write, delete, eviction or idle
+   * extension, in this tab or another tab or worker) and as each one expires, at its expiry (the
+   * store keeps one timer for the soonest expiry among all views), never showing an expired
+   * entry. A change re-reads only the keys it touched; a read made for a view does not extend an
+   * idle entry. Each list is a fresh frozen array, given only when something changed, so it can be
+   * React's `useSyncExternalStore` snapshot as it is:
+   * `let list = []; const subscribe = (onChange) => store.observe(q, (l) => { list = l; onChange(); });
+   * const getSnapshot = () => list;`
+   * Returns the function that stops the view. A bad query or listener throws a `TypeError` (a NaN
+   * key a `RangeError`); a listener that throws is reported and changes nothing else.
+   */
+  observe<T = unknown>(query: ViewQuery, listener: (entries: readonly ViewEntry<T>[]) => void): () => void;
+}
+
+/**
+ * What `observe` shows: string keys starting with `prefix` (numbers have none), the `keys` listed,
+ * or the keys from `from` to `to`, both included (an absent end is open).
+ */
+export type ViewQuery =
+  | { prefix: string; keys?: never; from?: never; to?: never }
+  | { keys: Key[]; prefix?: never; from?: never; to?: never }
+  | { from?: Key; to?: Key; prefix?: never; keys?: never };
+
+/** An entry as a live view shows it. */
+export interface ViewEntry<T = unknown> {
+  readonly key: Key;
+  readonly value: T;
+  /** Unix seconds; `null` = no expiry. */
+  readonly expiresAt: number | null;
 }
 
 /**

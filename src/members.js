@@ -229,3 +229,113 @@ export function watches(read, target, setTimer) {
   for (const t of EVENTS) target.addEventListener(t, changed);
   return self;
 }
+
+// The live views of one store (store.observe, src/store/observe.rs). A view is a query over the
+// entries, normalized by the wasm side: `{ prefix }` (string keys starting with it), `{ keys }`
+// or `{ from, to }` (a key range, both ends included, either open when absent). `read(query,
+// keys)` gives a promise of the live entries `[{ key, value, expiresAt }]` (expiresAt in Unix
+// seconds or null) in key order: of the whole query, or of `keys` only (those the query matches;
+// undefined for a store gone). A listener gets the view's entries once read, then again after
+// every change to them: an event on `target` (a write, delete, eviction, expiry removal or idle
+// extension, here or in another member) whose keys the query matches re-reads only those keys;
+// a clear, or an event without keys, re-reads the view. An entry leaves its view at its expiry,
+// told by the store's one timer (`setTimer(at)`, as for watches), not when the reaper removes it.
+// Listeners get a fresh frozen array at each change, and nothing when nothing changed; each is
+// called inside a try/catch (a throw is reported, the others still run). `now()` is the store's
+// clock (src/timer.rs), Unix ms.
+export function views(read, target, setTimer, now) {
+  const all = new Set(); // { query, listeners, entries, chain, told }
+  let timerAt = null;
+  const report = (e) => {
+    try { reportError(e); } catch { queueMicrotask(() => { throw e; }); }
+  };
+  const cmp = (a, b) => indexedDB.cmp(a, b);
+  const matches = ({ prefix, keys, from, to }, k) => {
+    if (prefix !== undefined) return typeof k === "string" && k.startsWith(prefix);
+    if (keys !== undefined) return keys.some((x) => x === k);
+    return (from === undefined || cmp(k, from) >= 0) && (to === undefined || cmp(k, to) <= 0);
+  };
+  const arm = () => {
+    let next = Infinity;
+    for (const v of all) for (const e of v.entries) if (e.at < next) next = e.at;
+    if (next === (timerAt ?? Infinity)) return;
+    timerAt = next === Infinity ? null : next;
+    setTimer(timerAt);
+  };
+  const tell = (v) => {
+    const list = Object.freeze(v.entries.map(({ key, value, expiresAt }) => Object.freeze({ key, value, expiresAt })));
+    v.told = true;
+    for (const f of [...v.listeners]) {
+      try { f(list); } catch (e) { report(e); }
+    }
+  };
+  const withAt = (e) => ({ ...e, at: e.expiresAt === null ? Infinity : e.expiresAt * 1000 });
+  // Reads (all of the view, or `keys`) in turn: an answer never overtakes an earlier one's.
+  const refresh = (v, keys) => {
+    v.chain = v.chain.then(async () => {
+      if (!all.has(v)) return;
+      let got;
+      try { got = await read(v.query, keys); } catch { return; } // closing: nothing to tell
+      if (got === undefined || !all.has(v)) return;
+      const t = now();
+      const fresh = got.map(withAt).filter((e) => e.at > t);
+      let next;
+      if (keys === undefined) next = fresh;
+      else {
+        next = v.entries.filter((e) => !keys.some((k) => k === e.key)).concat(fresh);
+        next.sort((a, b) => cmp(a.key, b.key));
+      }
+      const same = v.told && next.length === v.entries.length &&
+        next.every((e, i) => e.key === v.entries[i].key && e.at === v.entries[i].at && e.value === v.entries[i].value);
+      v.entries = next;
+      arm();
+      if (!same) tell(v);
+    });
+  };
+  const self = {
+    // [views, entries shown, when the timer rings (Unix ms) or null]
+    stats: () => [all.size, [...all].reduce((n, v) => n + v.entries.length, 0), timerAt],
+    ring(t) {
+      timerAt = null;
+      const changed = [];
+      for (const v of all) {
+        const left = v.entries.filter((e) => e.at > t);
+        if (left.length !== v.entries.length) {
+          v.entries = left;
+          changed.push(v);
+        }
+      }
+      arm();
+      for (const v of changed) tell(v);
+    },
+    observe(query, listener) {
+      const v = { query, listeners: new Set([(list) => listener(list)]), entries: [], chain: Promise.resolve(), told: false };
+      all.add(v);
+      refresh(v);
+      return () => {
+        all.delete(v);
+        arm();
+      };
+    },
+    close() {
+      for (const t of EVENTS) target.removeEventListener(t, changed);
+      timerAt = null;
+      all.clear();
+    },
+  };
+  function changed({ type, detail }) {
+    try {
+      if (all.size === 0 || (type === "change" && (detail.collection !== undefined || detail.timeSeries !== undefined))) return;
+      const every = !Array.isArray(detail.keys) || (type === "change" && detail.op === "clear");
+      for (const v of all) {
+        if (every) refresh(v);
+        else {
+          const touched = detail.keys.filter((k) => matches(v.query, k));
+          if (touched.length > 0) refresh(v, touched);
+        }
+      }
+    } catch { /* nothing to tell */ }
+  }
+  for (const t of EVENTS) target.addEventListener(t, changed);
+  return self;
+}

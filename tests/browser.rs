@@ -29,6 +29,8 @@ mod idle;
 mod http;
 #[path = "browser/members.rs"]
 mod members;
+#[path = "browser/observe.rs"]
+mod observe;
 #[path = "browser/reaper.rs"]
 mod reaper;
 #[path = "browser/resilience.rs"]

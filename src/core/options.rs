@@ -331,6 +331,52 @@ pub fn query_options(v: &Value) -> Result<Query> {
     })
 }
 
+/// What `store.observe(query, listener)` watches: string keys starting with a prefix, a list of
+/// keys, or a key range (both ends included; an absent end is open).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViewQuery {
+    /// `{ prefix }`.
+    Prefix(String),
+    /// `{ keys }`.
+    Keys(Vec<Value>),
+    /// `{ from, to }`.
+    Range(Option<Value>, Option<Value>),
+}
+
+const VIEW_QUERIES: &str = "{ prefix: \"user:\" }, { keys: [\"a\", \"b\"] } or { from: \"a\", to: \"m\" }";
+
+/// A key of a view query: a string or a number other than NaN.
+fn view_key(what: &str, v: &Value) -> Result<Value> {
+    match v {
+        Value::Number(n) if n.is_nan() => Err(Error::OutOfRange(format!("{what} NaN is not accepted; expected a string or a number other than NaN"))),
+        Value::Number(_) | Value::Text(_) => Ok(v.clone()),
+        other => Err(wrong(what, other, "a string or a number")),
+    }
+}
+
+/// The query of `store.observe(query, listener)`.
+pub fn view_query(v: &Value) -> Result<ViewQuery> {
+    if !matches!(v, Value::Record(_)) {
+        return Err(wrong("observe query", v, VIEW_QUERIES));
+    }
+    let [prefix, keys, from, to] = options("observe query", v, ["prefix", "keys", "from", "to"])?;
+    let ranged = from.is_some() || to.is_some();
+    match (prefix, keys, ranged) {
+        (Some(p), None, false) => Ok(ViewQuery::Prefix(text_option("prefix", Some(p), "a string, e.g. \"user:\"")?.unwrap_or_default().to_owned())),
+        (None, Some(Value::List(ks)), false) => {
+            let keys = ks.iter().enumerate().map(|(i, k)| view_key(&format!("observe keys[{i}]"), k)).collect::<Result<Vec<_>>>()?;
+            Ok(ViewQuery::Keys(keys))
+        }
+        (None, Some(other), false) => Err(wrong("observe keys", other, "an array of keys")),
+        (None, None, true) => Ok(ViewQuery::Range(
+            from.map(|f| view_key("observe from", f)).transpose()?,
+            to.map(|t| view_key("observe to", t)).transpose()?,
+        )),
+        (None, None, false) => Err(Error::InvalidType(format!("observe query needs one of {VIEW_QUERIES}"))),
+        _ => Err(Error::InvalidType(format!("observe query names more than one kind of view; give one of {VIEW_QUERIES}"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -482,5 +528,29 @@ mod tests {
         assert_eq!(q, Query { meta_key: Some("\"a\"".into()), from_ms: 1e12, to_ms: f64::INFINITY });
         let m = range_error(query_options(&rec(&[("to", Number(f64::NAN))])));
         assert!(m.starts_with("query to NaN is not a number of seconds"), "{m}");
+    }
+
+    #[test]
+    fn view_queries_are_one_kind_of_view() {
+        assert_eq!(view_query(&rec(&[("prefix", Text("user:".into()))])).unwrap(), ViewQuery::Prefix("user:".into()));
+        assert_eq!(
+            view_query(&rec(&[("keys", List(vec![Text("a".into()), Number(2.0)]))])).unwrap(),
+            ViewQuery::Keys(vec![Text("a".into()), Number(2.0)])
+        );
+        assert_eq!(view_query(&rec(&[("from", Text("a".into()))])).unwrap(), ViewQuery::Range(Some(Text("a".into())), None));
+        let m = type_error(view_query(&rec(&[])));
+        assert!(m.starts_with("observe query needs one of { prefix"), "{m}");
+        let m = type_error(view_query(&rec(&[("prefix", Text("a".into())), ("to", Text("b".into()))])));
+        assert!(m.contains("more than one kind of view"), "{m}");
+        let m = type_error(view_query(&rec(&[("keys", Text("a".into()))])));
+        assert!(m.starts_with("observe keys \"a\" is not accepted; expected an array of keys"), "{m}");
+        let m = range_error(view_query(&rec(&[("keys", List(vec![Text("a".into()), Number(f64::NAN)]))])));
+        assert!(m.starts_with("observe keys[1] NaN"), "{m}");
+        let m = type_error(view_query(&rec(&[("from", Bool(true))])));
+        assert!(m.starts_with("observe from true is not accepted"), "{m}");
+        let m = type_error(view_query(&Null));
+        assert!(m.starts_with("observe query null is not accepted"), "{m}");
+        let m = type_error(view_query(&rec(&[("prefix", Number(1.0))])));
+        assert!(m.starts_with("prefix 1 is not accepted"), "{m}");
     }
 }

@@ -181,6 +181,32 @@ impl Conn {
         Ok((!pk.is_undefined()).then(|| self.counting_due(key, pk_expiry(&pk))).filter(|&e| is_live(e, now)))
     }
 
+    /// The live records of a range of keys (all of them without one), in key order, as a view
+    /// shows them: an idle entry not extended, its expiry counting an extension due here.
+    pub async fn view_range(&self, range: Option<KeyRange<JsValue>>, now: f64) -> Result<Vec<EntryRecord>> {
+        let all: Array = self.ask("reading a view", ENTRIES, Some(BY_KEY), Ask::All(range, None)).await?.unchecked_into();
+        self.live_seen(all.iter(), now)
+    }
+
+    /// [`Conn::view_range`] of `keys`, in the order given.
+    pub async fn view_keys(&self, keys: &[JsValue], now: f64) -> Result<Vec<EntryRecord>> {
+        let asks = keys.iter().map(|k| (Some(BY_KEY), Ask::Get(k.clone()))).collect();
+        let recs = self.read("reading a view", ENTRIES, asks).await?;
+        self.live_seen(recs.into_iter().filter(|r| !r.is_undefined()), now)
+    }
+
+    fn live_seen(&self, recs: impl Iterator<Item = JsValue>, now: f64) -> Result<Vec<EntryRecord>> {
+        let mut live = Vec::new();
+        for r in recs {
+            let mut r: EntryRecord = from_js(r)?;
+            r.e = self.counting_due(&r.k, r.e);
+            if is_live(r.e, now) {
+                live.push(r);
+            }
+        }
+        Ok(live)
+    }
+
     /// The live entry's expiry with an idle entry's window and cap, `None` if missing or expired.
     pub async fn live_expiry_detail(&self, key: &JsValue, now: f64) -> Result<Option<Expiry>> {
         let rec = self.ask("reading an expiry", ENTRIES, Some(BY_KEY), Ask::Get(key.clone())).await?;

@@ -165,6 +165,11 @@ pub fn async_storage_options(v: &JsValue) -> Result<(String, Option<Value>, Opti
     options::async_storage_options(&value(v, "asyncStorage options")?)
 }
 
+/// The query of `observe(query, listener)`.
+pub fn view_query(v: &JsValue) -> Result<crate::core::options::ViewQuery> {
+    options::view_query(&value(v, "observe query")?)
+}
+
 /// The options of `ttl(key, options)`: whether the detail is asked for.
 pub fn ttl_options(v: &JsValue) -> Result<bool> {
     options::ttl_options(&value(v, "ttl options")?)

@@ -87,6 +87,8 @@ pub(crate) enum Verb {
     ExpiresAt { key: JsValue },
     Ttl { key: JsValue, options: JsValue },
     Peek { key: JsValue },
+    /// A live view's read (`observe`): `query` as `query_js` made it; `keys`, the touched keys.
+    View { query: JsValue, keys: JsValue },
 }
 
 /// Runs `verb` on `store` (a collection's or time series' verbs carry their handle).
@@ -228,6 +230,11 @@ fn drive(store: Option<Store>, verb: Verb) -> Promise {
                 }
             }
             Verb::Peek { key } => store.peek(&convert::key(key)?).await?,
+            Verb::View { query, keys } => {
+                let keys = if keys.is_undefined() { None } else { Some(convert::keys("observe keys", keys)?.to_vec()) };
+                let recs = store.view(&convert::view_query(query)?, keys).await?;
+                recs.iter().map(view::view_entry).collect::<Array>().into()
+            }
         })
     }))
 }
@@ -469,6 +476,18 @@ impl TtlStore {
             js_sys::Array::of2(&value, &verb(store, Verb::ExpiresAt { key })).into()
         };
         self.store.watch(&key, &f, read).map_err(Error::into_js)
+    }
+
+    /// A live view of the entries `query` names (`{ prefix }`, `{ keys }` or `{ from, to }`):
+    /// `listener(entries)` gets them at once and after every change, here or in another member,
+    /// and as each expires. Returns the function that stops it.
+    pub fn observe(&self, query: JsValue, listener: JsValue) -> std::result::Result<js_sys::Function, JsValue> {
+        let query = convert::view_query(&query).map_err(Error::into_js)?;
+        let f = listener
+            .dyn_into::<js_sys::Function>()
+            .map_err(|l| Error::wrong_type("observe listener", &convert::describe(&l), "a function, (entries) => { ... }").into_js())?;
+        let read = |store: Store, query: JsValue, keys: JsValue| verb(store, Verb::View { query, keys }).into();
+        self.store.observe(&crate::store::query_js(&query), &f, read).map_err(Error::into_js)
     }
 
     /// Removes a listener added with `addEventListener`.

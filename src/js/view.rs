@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::core::buckets::SeriesOptions;
 use crate::core::entry::{Expiry, NEVER_MS};
+use crate::idb::EntryRecord;
 use crate::core::reaper::{ReapReport, ReaperStats};
 use crate::core::ttl_index::{TierAction, TtlIndex};
 use crate::store::{ImportReport, Store};
@@ -84,6 +85,10 @@ pub(super) struct Stats<'a> {
     watch_timer_at: Option<f64>,
     idle_extended: f64,
     idle_waiting: u32,
+    views: f64,
+    view_entries: f64,
+    /// Unix seconds.
+    view_timer_at: Option<f64>,
 }
 
 impl<'a> Stats<'a> {
@@ -92,6 +97,7 @@ impl<'a> Stats<'a> {
         let waiting = s.waiting();
         let (watched_keys, watch_timer_at_ms) = store.watching();
         let (idle_extended, idle_waiting) = store.idle_counts();
+        let (views, view_entries, view_timer_at_ms) = store.observing();
         Stats {
             reaper_runs: s.reaper_runs as f64,
             removed_total: s.removed_total as f64,
@@ -110,6 +116,9 @@ impl<'a> Stats<'a> {
             watch_timer_at: watch_timer_at_ms.map(|ms| ms / 1000.0),
             idle_extended,
             idle_waiting,
+            views,
+            view_entries,
+            view_timer_at: view_timer_at_ms.map(|ms| ms / 1000.0),
         }
     }
 }
@@ -132,6 +141,22 @@ impl TtlDetail {
             cap: x.idle.and_then(|i| secs(i.cap_ms)),
         }
     }
+}
+
+/// An entry as a live view shows it: `{ key, value, expiresAt }` (Unix seconds, `null`: none).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ViewEntry {
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    key: JsValue,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    value: JsValue,
+    expires_at: Option<f64>,
+}
+
+/// `rec` as a view shows it.
+pub(super) fn view_entry(rec: &EntryRecord) -> JsValue {
+    to_js(&ViewEntry { key: rec.k.clone(), value: rec.v.clone(), expires_at: (rec.e != NEVER_MS).then_some(rec.e / 1000.0) })
 }
 
 /// The size of the module's WebAssembly memory (shared by every store of the page).

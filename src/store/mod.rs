@@ -26,12 +26,14 @@ mod collection;
 mod entries;
 mod idle;
 mod members;
+mod observe;
 mod reaper;
 mod series;
 mod watch;
 
 pub use collection::{Collection, DocIn, DocReader};
 pub use backup::{ImportInput, ImportReport, SnapshotData};
+pub use observe::query_js;
 pub use series::Series;
 
 /// The events a store dispatches.
@@ -69,6 +71,8 @@ struct Inner {
     series: RefCell<HashMap<String, Rc<RefCell<SeriesOptions>>>>,
     /// `watch(key, listener)`: the watched keys, their listeners and the one expiry timer.
     watching: RefCell<Option<watch::Watching>>,
+    /// `observe(query, listener)`: the views, their listeners and their one expiry timer.
+    observing: RefCell<Option<observe::Observing>>,
     /// Idle extensions are due and their write is planned (`idle.rs`).
     extending: Cell<bool>,
     /// Idle extensions this member wrote.
@@ -101,6 +105,7 @@ impl Store {
             collections: RefCell::new(HashMap::new()),
             series: RefCell::new(HashMap::new()),
             watching: RefCell::new(None),
+            observing: RefCell::new(None),
             extending: Cell::new(false),
             idle_extended: Cell::new(0.0),
         });
@@ -168,6 +173,7 @@ impl Store {
         self.0.leader.set(false);
         self.0.channel.replace(None);
         self.0.watching.replace(None);
+        self.0.observing.replace(None);
         if self.0.conn.replace(None).is_some() {
             self.0.closed_why.replace(why.to_owned());
         }

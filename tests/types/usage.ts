@@ -10,6 +10,7 @@ import {
   type Snapshot,
   type Stats,
   type TtlDetail,
+  type ViewEntry,
   type ImportReport,
   type Archive,
   type ExpiredRecord,
@@ -37,6 +38,10 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   const idleFor: number | null | undefined = detail?.idle;
   const extended: number = store.stats().idleExtended;
   const sessions = store.asyncStorage({ prefix: "s:", idle: "30 min" });
+  let list: readonly ViewEntry<{ user: number }>[] = [];
+  const unobserve: () => void = store.observe<{ user: number }>({ prefix: "user:" }, (l) => { list = l; });
+  store.observe({ from: "a", to: 9 }, (l) => console.log(l.map((e) => [e.key, e.expiresAt])));
+  unobserve();
   await store.setMany([["a", 1], ["b", 2, { ttl: 60 }]]);
   const session = await store.get<{ user: number }>("session");
   const left: number | null | undefined = await store.ttl("session");
@@ -65,7 +70,7 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   const snapshot: Snapshot = await store.export();
   const restored: ImportReport = await store.import(JSON.parse(JSON.stringify(snapshot)));
   store.close();
-  return [peeked, idleFor, extended, sessions, session?.user, left, index?.expireAfter, written, rows[0]?.ts, report.collections, stats.lastRun, restored.skipped, memory, fresh];
+  return [list, peeked, idleFor, extended, sessions, session?.user, left, index?.expireAfter, written, rows[0]?.ts, report.collections, stats.lastRun, restored.skipped, memory, fresh];
 }
 
 export async function misuse(store: TtlStore): Promise<void> {
@@ -75,6 +80,8 @@ export async function misuse(store: TtlStore): Promise<void> {
   await store.set("k", 1, { keepTtl: true, ttl: 5 });
   // @ts-expect-error keepTtl keeps the current expiry, idle sets one
   await store.set("k", 1, { keepTtl: true, idle: 5 });
+  // @ts-expect-error one kind of view per query
+  store.observe({ prefix: "a", keys: ["b"] }, () => {});
   // @ts-expect-error the detail is an object, not seconds
   const secs: number | null | undefined = await store.ttl("k", { detail: true });
   // @ts-expect-error keys are strings or numbers

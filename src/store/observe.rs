@@ -1,0 +1,157 @@
+//! `observe(query, listener)`: live views of the entries. A view's listener gets its live entries
+//! `[{ key, value, expiresAt }]` once read, then again after every change to them, whether the
+//! change happened in this member or another, and when an entry's expiry comes (not when the
+//! reaper removes it). The bookkeeping (views, what an event touches, the merge, the soonest
+//! expiry) is `views` in `members.js`, beside `watches`, hearing the same events; here: the reads
+//! it asks for (a view's range, or the keys an event touched, never extending an idle entry) and
+//! the one timer ([`Timer`]) it sets for the soonest expiry among every view's entries.
+
+use std::rc::{Rc, Weak};
+
+use indexed_db_futures::KeyRange;
+use js_sys::{Array, Function};
+use wasm_bindgen::prelude::*;
+
+use super::{Inner, Store};
+use crate::core::error::Result;
+use crate::core::options::ViewQuery;
+use crate::core::value::Value;
+use crate::idb::EntryRecord;
+use crate::timer::{now_ms, Timer};
+
+#[wasm_bindgen(module = "/src/members.js")]
+extern "C" {
+    /// A store's live views (`views` in members.js); its methods catch what they call.
+    #[derive(Debug, Clone)]
+    pub(super) type Views;
+    #[wasm_bindgen(js_name = views)]
+    fn new_views(
+        read: &Closure<dyn FnMut(JsValue, JsValue) -> JsValue>,
+        events: &web_sys::EventTarget,
+        set_timer: &Closure<dyn Fn(Option<f64>)>,
+        now: &Closure<dyn Fn() -> f64>,
+    ) -> Views;
+    #[wasm_bindgen(method)]
+    fn observe(this: &Views, query: &JsValue, listener: &Function) -> Function;
+    #[wasm_bindgen(method)]
+    fn stats(this: &Views) -> Array;
+    /// The timer rang at `now_ms`: the entries expired by then leave their views.
+    #[wasm_bindgen(method)]
+    fn ring(this: &Views, now_ms: f64);
+    #[wasm_bindgen(method)]
+    fn close(this: &Views);
+}
+
+/// A store's views, with the read they call back, the setter of their timer (which owns it) and
+/// the clock, made at its first `observe`.
+#[derive(Debug)]
+pub(super) struct Observing {
+    views: Views,
+    _read: Closure<dyn FnMut(JsValue, JsValue) -> JsValue>,
+    _set_timer: Closure<dyn Fn(Option<f64>)>,
+    _now: Closure<dyn Fn() -> f64>,
+}
+
+impl Drop for Observing {
+    fn drop(&mut self) {
+        self.views.close();
+    }
+}
+
+/// A key of a view query as IndexedDB compares it.
+fn key_js(v: &Value) -> JsValue {
+    match v {
+        Value::Text(s) => JsValue::from_str(s),
+        Value::Number(n) => JsValue::from_f64(*n),
+        _ => JsValue::UNDEFINED,
+    }
+}
+
+/// `query` as the views' bookkeeping reads it (and as [`Store::view`] is given it back):
+/// `{ prefix }`, `{ keys }` or `{ from, to }`.
+pub fn query_js(query: &ViewQuery) -> JsValue {
+    let obj = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&obj, &k.into(), &v);
+    };
+    match query {
+        ViewQuery::Prefix(p) => set("prefix", JsValue::from_str(p)),
+        ViewQuery::Keys(ks) => set("keys", ks.iter().map(key_js).collect::<Array>().into()),
+        ViewQuery::Range(from, to) => {
+            if let Some(f) = from {
+                set("from", key_js(f));
+            }
+            if let Some(t) = to {
+                set("to", key_js(t));
+            }
+        }
+    }
+    obj.into()
+}
+
+impl Store {
+    /// Observes `query` (see the module); returns the function that stops it. `read(store,
+    /// query, keys)` gives a promise of `[{ key, value, expiresAt }]` (the JS layer's driver runs
+    /// it, as it runs every method).
+    pub fn observe(&self, query: &JsValue, listener: &Function, read: fn(Store, JsValue, JsValue) -> JsValue) -> Result<Function> {
+        self.conn()?;
+        if self.0.observing.borrow().is_none() {
+            let weak: Weak<Inner> = Rc::downgrade(&self.0);
+            let ring = weak.clone();
+            let read = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(move |query: JsValue, keys: JsValue| match weak.upgrade() {
+                Some(inner) => read(Store(inner), query, keys),
+                None => JsValue::UNDEFINED,
+            });
+            let timer = Timer::new(move |now| {
+                // Rung with no borrow held: a listener may observe, stop observing or close the store.
+                let views = ring.upgrade().and_then(|inner| inner.observing.borrow().as_ref().map(|o| o.views.clone()));
+                if let Some(views) = views {
+                    views.ring(now);
+                }
+            });
+            let set_timer = Closure::<dyn Fn(Option<f64>)>::new(move |at_ms: Option<f64>| timer.set(at_ms));
+            let now = Closure::<dyn Fn() -> f64>::new(now_ms);
+            let views = new_views(&read, &self.0.events, &set_timer, &now);
+            self.0.observing.replace(Some(Observing { views, _read: read, _set_timer: set_timer, _now: now }));
+        }
+        let observing = self.0.observing.borrow();
+        Ok(observing.as_ref().expect("made above").views.observe(query, listener))
+    }
+
+    /// The live entries `query` shows (of `keys` only, when given), in key order, idle entries
+    /// not extended.
+    pub async fn view(&self, query: &ViewQuery, keys: Option<Vec<JsValue>>) -> Result<Vec<EntryRecord>> {
+        let conn = self.conn()?;
+        let now = now_ms();
+        let keys = match (keys, query) {
+            (Some(keys), _) => keys,
+            (None, ViewQuery::Keys(ks)) => ks.iter().map(key_js).collect(),
+            (None, ViewQuery::Prefix(p)) => {
+                // Every string starting with `p` sorts from `p` to `p` + U+FFFF.
+                let range = KeyRange::Bound(JsValue::from_str(p), false, JsValue::from_str(&format!("{p}\u{FFFF}")), false);
+                return conn.view_range(Some(range), now).await;
+            }
+            (None, ViewQuery::Range(from, to)) => {
+                let range = match (from.as_ref().map(key_js), to.as_ref().map(key_js)) {
+                    (Some(f), Some(t)) => Some(KeyRange::Bound(f, false, t, false)),
+                    (Some(f), None) => Some(KeyRange::LowerBound(f, false)),
+                    (None, Some(t)) => Some(KeyRange::UpperBound(t, false)),
+                    (None, None) => None,
+                };
+                return conn.view_range(range, now).await;
+            }
+        };
+        conn.view_keys(&keys, now).await
+    }
+
+    /// How many views, how many entries they show, and when their timer rings (Unix ms).
+    pub fn observing(&self) -> (f64, f64, Option<f64>) {
+        match self.0.observing.borrow().as_ref() {
+            None => (0.0, 0.0, None),
+            Some(o) => {
+                let s = o.views.stats();
+                (s.get(0).as_f64().unwrap_or(0.0), s.get(1).as_f64().unwrap_or(0.0), s.get(2).as_f64())
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Live views (`observe(query, listener)`): the live entries a query names, at once and after
+//! every change (here or in another connection), each leaving its view at its expiry.
+
+use js_sys::{Array, Function, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::util::*;
+
+async fn until(ms: u32, mut cond: impl FnMut() -> bool) -> bool {
+    for _ in 0..ms / 10 {
+        if cond() {
+            return true;
+        }
+        sleep(10).await;
+    }
+    cond()
+}
+
+/// Observes `query` on `s`: every list the listener got, and the function that stops it.
+fn observe(s: &JsValue, query: &str) -> (Array, Function) {
+    let seen = Array::new();
+    let sink = seen.clone();
+    let f = Closure::<dyn FnMut(JsValue)>::new(move |list: JsValue| {
+        sink.push(&list);
+    });
+    let observe: Function = Reflect::get(s, &"observe".into()).unwrap().unchecked_into();
+    let stop: Function = observe.call2(s, &js(query), f.as_ref()).expect("observe").unchecked_into();
+    f.forget();
+    (seen, stop)
+}
+
+/// The keys of the latest list.
+fn last_keys(seen: &Array) -> String {
+    let list: Array = seen.get(seen.length() - 1).unchecked_into();
+    json(&list.iter().map(|e| field(&e, "key")).collect::<Array>())
+}
+
+fn stat(s: &JsValue, name: &str) -> f64 {
+    let stats = Function::from(Reflect::get(s, &"stats".into()).unwrap()).call0(s).unwrap();
+    num(&field(&stats, name))
+}
+
+#[wasm_bindgen_test]
+async fn a_view_is_told_its_entries_at_once_and_after_every_change() {
+    let name = db_name("view");
+    let s = open_manual(&name).await;
+    call(&s, "setMany", &[js("[['user:b', 2, { ttl: 60 }], ['user:a', 1], ['order:1', 'x']]")]).await;
+    let (seen, stop) = observe(&s, "({ prefix: 'user:' })");
+    assert!(until(1000, || seen.length() == 1).await, "told at once");
+    assert_eq!(last_keys(&seen), r#"["user:a","user:b"]"#, "in key order");
+    let first: Array = seen.get(0).unchecked_into();
+    assert_eq!(json(&first.get(0)), r#"{"key":"user:a","value":1,"expiresAt":null}"#);
+    let at = num(&field(&first.get(1), "expiresAt"));
+    assert!((at - (js_sys::Date::now() / 1000.0 + 60.0)).abs() < 2.0, "expiresAt in Unix seconds: {at}");
+    assert!(js_sys::Object::is_frozen(&first), "a list is the listener's to keep, not to change");
+
+    call(&s, "set", &["user:c".into(), 3.into()]).await;
+    assert!(until(1000, || seen.length() == 2).await);
+    assert_eq!(last_keys(&seen), r#"["user:a","user:b","user:c"]"#);
+    call(&s, "set", &["order:2".into(), 3.into()]).await;
+    call(&s, "set", &["user:a".into(), 10.into()]).await;
+    assert!(until(1000, || seen.length() == 3).await);
+    assert_eq!(json(&Array::from(&seen.get(2)).get(0)), r#"{"key":"user:a","value":10,"expiresAt":null}"#, "a write of another prefix told nothing");
+    call(&s, "delete", &["user:b".into()]).await;
+    assert!(until(1000, || seen.length() == 4).await);
+    assert_eq!(last_keys(&seen), r#"["user:a","user:c"]"#);
+    call(&s, "clear", &[]).await;
+    assert!(until(1000, || seen.length() == 5).await);
+    assert_eq!(last_keys(&seen), "[]");
+    assert_eq!(stat(&s, "views"), 1.0);
+    stop.call0(&JsValue::UNDEFINED).unwrap();
+    assert_eq!(stat(&s, "views"), 0.0);
+    call(&s, "set", &["user:d".into(), 4.into()]).await;
+    sleep(100).await;
+    assert_eq!(seen.length(), 5, "stopped: told nothing more");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn an_entry_leaves_its_view_at_its_expiry_before_any_reap() {
+    let name = db_name("viewexpiry");
+    let s = open_manual(&name).await;
+    call(&s, "setMany", &[js("[['a', 1, { ttl: 0.3 }], ['b', 2, { ttl: 0.6 }], ['c', 3]]")]).await;
+    let (seen, _stop) = observe(&s, "({ from: 'a', to: 'c' })");
+    assert!(until(1000, || seen.length() == 1).await);
+    assert_eq!(last_keys(&seen), r#"["a","b","c"]"#, "both ends included");
+    assert!(num(&field(&call(&s, "stats", &[]).await, "viewTimerAt")) > 0.0);
+    assert!(until(1000, || seen.length() == 2).await);
+    assert_eq!(last_keys(&seen), r#"["b","c"]"#);
+    assert!(until(1000, || seen.length() == 3).await);
+    assert_eq!(last_keys(&seen), r#"["c"]"#);
+    assert_eq!(raw_records(&name).await.length(), 3, "no reaper ran: the view went by the clock");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn no_view_shows_an_expired_entry() {
+    let name = db_name("viewnever");
+    let s = open(&name, js("({ reapIntervalMs: 100 })")).await;
+    // 40 entries expiring one every 10 ms, the reaper running beside the views.
+    call(&s, "setMany", &[js("Array.from({ length: 40 }, (_, i) => ['k' + String(i).padStart(2, '0'), i, { expiresAt: Date.now() / 1000 + 0.3 + i / 100 }])")]).await;
+    let bad = Array::new();
+    let calls = Array::new();
+    let (b, c) = (bad.clone(), calls.clone());
+    let f = Closure::<dyn FnMut(JsValue)>::new(move |list: JsValue| {
+        let now = js_sys::Date::now() / 1000.0;
+        c.push(&list);
+        for e in Array::from(&list).iter() {
+            if num(&field(&e, "expiresAt")) <= now {
+                b.push(&e);
+            }
+        }
+    });
+    let observe: Function = Reflect::get(&s, &"observe".into()).unwrap().unchecked_into();
+    observe.call2(&s, &js("({ prefix: 'k' })"), f.as_ref()).unwrap();
+    observe.call2(&s, &js("({ keys: ['k05', 'k39', 'nope'] })"), f.as_ref()).unwrap();
+    f.forget();
+    assert!(until(3000, || calls.length() > 0 && Array::from(&calls.get(calls.length() - 1)).length() == 0 && stat(&s, "viewEntries") == 0.0).await, "all gone");
+    assert_eq!(bad.length(), 0, "expired entries shown: {}", json(&bad));
+    assert!(calls.length() >= 20, "the prefix view was told as they went: {} lists", calls.length());
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn another_connections_writes_and_idle_extensions_reach_a_view() {
+    let name = db_name("viewtabs");
+    let (a, b) = (open_manual(&name).await, open_manual(&name).await);
+    let (seen, _stop) = observe(&a, "({ keys: ['s', 2] })");
+    assert!(until(1000, || seen.length() == 1).await);
+    assert_eq!(last_keys(&seen), "[]");
+    call(&b, "setMany", &[js("[[2, 'two'], ['s', 'session', { idle: 1 }], ['t', 'other']]")]).await;
+    assert!(until(2000, || seen.length() == 2).await, "another connection's write");
+    assert_eq!(last_keys(&seen), r#"[2,"s"]"#, "numbers before strings");
+    let at = |seen: &Array| num(&field(&Array::from(&seen.get(seen.length() - 1)).get(1), "expiresAt"));
+    let before = at(&seen);
+    sleep(400).await;
+    // Read (and so extended) in b: a's view follows the new expiry.
+    assert_eq!(call(&b, "get", &["s".into()]).await, "session");
+    assert!(until(2000, || seen.length() == 3).await, "the extension");
+    assert!(at(&seen) > before + 0.3, "{} -> {}", before, at(&seen));
+    assert_eq!(json(&field(&Array::from(&seen.get(2)).get(1), "value")), r#""session""#);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn bad_queries_and_listeners_are_refused() {
+    let name = db_name("viewbad");
+    let s = open_manual(&name).await;
+    let observe: Function = Reflect::get(&s, &"observe".into()).unwrap().unchecked_into();
+    let f = js("() => {}");
+    let cases: [(&str, &str, &[&str]); 7] = [
+        ("({})", "TypeError", &["observe query needs one of { prefix"]),
+        ("null", "TypeError", &["observe query null"]),
+        ("({ prefix: 'a', keys: [] })", "TypeError", &["more than one kind of view"]),
+        ("({ keys: 'a' })", "TypeError", &["observe keys \"a\"", "an array of keys"]),
+        ("({ keys: ['a', NaN] })", "RangeError", &["observe keys[1] NaN"]),
+        ("({ from: {} })", "TypeError", &["observe from {}"]),
+        ("({ prefix: 'a', since: 1 })", "TypeError", &["unknown option \"since\""]),
+    ];
+    for (query, class, parts) in cases {
+        let e = observe.call2(&s, &js(query), &f).expect_err(query);
+        assert_error(&e, class, parts);
+    }
+    let e = observe.call2(&s, &js("({ prefix: 'a' })"), &js("'not a function'")).unwrap_err();
+    assert_error(&e, "TypeError", &["observe listener", "a function"]);
+    assert_eq!(stat(&s, "views"), 0.0, "nothing observed");
+    destroy(&name).await;
+}
