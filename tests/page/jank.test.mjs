@@ -68,3 +68,48 @@ for (const [label, options] of [
     });
   });
 }
+
+// Live views (README "Live views"): 1 000 observed entries expiring one every 10 ms, the reaper
+// running beside them, told through three views at once: no long task, and no list a view is
+// given ever holds an expired entry.
+test("1 000 observed entries expiring one every 10 ms: no long task, nothing expired shown", { timeout: 120_000 }, async () => {
+  await withBrowser(async ({ openTab }) => {
+    const tab = await openTab();
+    const r = await value(tab, `
+      const s = await TtlStore.open("jank-views", { reapIntervalMs: 200 });
+      await s.clear();
+      const start = Date.now() / 1000 + 1;
+      await s.setMany(Array.from({ length: 1000 }, (_, i) => ["v" + String(i).padStart(4, "0"), { i }, { expiresAt: start + i / 100 }]));
+      let longTasks = [];
+      const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((e) => Math.round(e.duration))));
+      observer.observe({ type: "longtask" });
+      const busyUntil = performance.now() + 80;
+      while (performance.now() < busyUntil);
+      await new Promise((r) => setTimeout(r, 200));
+      const calibration = longTasks;
+      longTasks = [];
+      let lists = 0, shownExpired = 0, empty;
+      const done = new Promise((resolve) => { empty = resolve; });
+      const listener = (list) => {
+        lists += 1;
+        const now = Date.now() / 1000;
+        for (const e of list) if (e.expiresAt <= now) shownExpired += 1;
+        if (list.length === 0 && lists > 1) empty();
+      };
+      const stops = [s.observe({ prefix: "v" }, listener), s.observe({ from: "v0500", to: "v0999" }, () => {}),
+        s.observe({ keys: ["v0001", "v0999"] }, () => {})];
+      await done;
+      await new Promise((r) => setTimeout(r, 100));
+      observer.disconnect();
+      for (const stop of stops) stop();
+      const stats = s.stats();
+      s.close();
+      return { lists, shownExpired, longTasks, calibration, views: stats.views };`, undefined, 90_000);
+    console.log(`views jank: ${r.lists} lists told; long tasks ${JSON.stringify(r.longTasks)}`);
+    assert.ok(r.calibration.length === 1 && r.calibration[0] >= 80, `the observer saw the 80 ms calibration task: ${r.calibration}`);
+    assert.deepEqual(r.longTasks, [], "long tasks (ms) while 1 000 observed entries expired");
+    assert.equal(r.shownExpired, 0, "entries shown after their expiry");
+    assert.ok(r.lists > 100, `the view was told as entries went (${r.lists} lists)`);
+    assert.equal(r.views, 0);
+  });
+});
