@@ -589,6 +589,14 @@ export class Collection {
   readonly archive: Archive;
   /** The TTL index, or `null`. */
   ttlIndex(): TtlIndexInfo | null;
+  /**
+   * A live view of the collection's documents, as `store.observe` gives the entries:
+   * `listener(documents)` with `[{ key: id, value: document, expiresAt }]` in id order (`expiresAt`:
+   * the TTL field plus `expireAfter`, in Unix seconds; `null` without a TTL index), at once, after
+   * every change here or in another tab or worker (a new window from `setExpireAfter` included),
+   * and as each document expires. Returns the function that stops it.
+   */
+  observe<T = unknown>(listener: (documents: readonly ViewEntry<T>[]) => void): () => void;
   /** Removes the TTL index (documents then never expire); `false` if there was none. */
   dropTtlIndex(): Promise<boolean>;
 }

@@ -230,12 +230,14 @@ export function watches(read, target, setTimer) {
   return self;
 }
 
-// The live views of one store (store.observe, src/store/observe.rs). A view is a query over the
-// entries, normalized by the wasm side: `{ prefix }` (string keys starting with it), `{ keys }`
-// or `{ from, to }` (a key range, both ends included, either open when absent). `read(query,
+// The live views of one store (store.observe, collection.observe: src/store/observe.rs). A view
+// is a query normalized by the wasm side: over the entries `{ prefix }` (string keys starting
+// with it), `{ keys }` or `{ from, to }` (a key range, both ends included, either open when
+// absent); or `{ collection }`, a collection's documents (their ids as keys). `read(query,
 // keys)` gives a promise of the live entries `[{ key, value, expiresAt }]` (expiresAt in Unix
 // seconds or null) in key order: of the whole query, or of `keys` only (those the query matches;
-// undefined for a store gone). A listener gets the view's entries once read, then again after
+// undefined for a store gone), each with `at`, its expiry in Unix ms as stored (Infinity: none),
+// which is what the clock is compared with. A listener gets the view's entries once read, then again after
 // every change to them: an event on `target` (a write, delete, eviction, expiry removal or idle
 // extension, here or in another member) whose keys the query matches re-reads only those keys;
 // a clear, or an event without keys, re-reads the view. An entry leaves its view at its expiry,
@@ -250,7 +252,8 @@ export function views(read, target, setTimer, now) {
     try { reportError(e); } catch { queueMicrotask(() => { throw e; }); }
   };
   const cmp = (a, b) => indexedDB.cmp(a, b);
-  const matches = ({ prefix, keys, from, to }, k) => {
+  const matches = ({ prefix, keys, from, to, collection }, k) => {
+    if (collection !== undefined) return true;
     if (prefix !== undefined) return typeof k === "string" && k.startsWith(prefix);
     if (keys !== undefined) return keys.some((x) => x === k);
     return (from === undefined || cmp(k, from) >= 0) && (to === undefined || cmp(k, to) <= 0);
@@ -269,7 +272,6 @@ export function views(read, target, setTimer, now) {
       try { f(list); } catch (e) { report(e); }
     }
   };
-  const withAt = (e) => ({ ...e, at: e.expiresAt === null ? Infinity : e.expiresAt * 1000 });
   // Reads (all of the view, or `keys`) in turn: an answer never overtakes an earlier one's.
   const refresh = (v, keys) => {
     v.chain = v.chain.then(async () => {
@@ -278,7 +280,7 @@ export function views(read, target, setTimer, now) {
       try { got = await read(v.query, keys); } catch { return; } // closing: nothing to tell
       if (got === undefined || !all.has(v)) return;
       const t = now();
-      const fresh = got.map(withAt).filter((e) => e.at > t);
+      const fresh = got.filter((e) => e.at > t);
       let next;
       if (keys === undefined) next = fresh;
       else {
@@ -323,16 +325,25 @@ export function views(read, target, setTimer, now) {
       all.clear();
     },
   };
+  // The keys (ids) an event touched in what `query` views, or null for all of them; [] for none.
+  const touchedBy = (query, type, detail) => {
+    const c = query.collection;
+    if (c === undefined) {
+      if (type === "change" && (detail.collection !== undefined || detail.timeSeries !== undefined)) return [];
+      if (!Array.isArray(detail.keys) || (type === "change" && detail.op === "clear")) return null;
+      return detail.keys.filter((k) => matches(query, k));
+    }
+    if (type === "expired") return Array.isArray(detail.collections?.[c]) ? detail.collections[c] : [];
+    if (type !== "change" || detail.collection !== c) return [];
+    // put, delete: the ids; clear and the TTL index's changes: every document.
+    return detail.op === "put" || detail.op === "delete" ? detail.keys : null;
+  };
   function changed({ type, detail }) {
     try {
-      if (all.size === 0 || (type === "change" && (detail.collection !== undefined || detail.timeSeries !== undefined))) return;
-      const every = !Array.isArray(detail.keys) || (type === "change" && detail.op === "clear");
       for (const v of all) {
-        if (every) refresh(v);
-        else {
-          const touched = detail.keys.filter((k) => matches(v.query, k));
-          if (touched.length > 0) refresh(v, touched);
-        }
+        const touched = touchedBy(v.query, type, detail);
+        if (touched === null) refresh(v);
+        else if (touched.length > 0) refresh(v, touched);
       }
     } catch { /* nothing to tell */ }
   }

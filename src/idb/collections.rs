@@ -129,6 +129,26 @@ impl Conn {
         Ok(out.into_iter().collect())
     }
 
+    /// The live document records of `c` (of `ids` only, when given) whose reference is after
+    /// `cutoff`, as a view shows them.
+    pub async fn view_docs(&self, c: &str, ids: Option<&[JsValue]>, cutoff: f64) -> Result<Vec<DocRecord>> {
+        let recs: Vec<JsValue> = match ids {
+            Some(ids) => {
+                let asks = ids.iter().map(|id| (Some(BY_ID), Ask::Get(key2(c, id)))).collect();
+                self.read("reading a view", DOCS, asks).await?
+            }
+            None => self.doc_records(c).await?.iter().collect(),
+        };
+        let mut live = Vec::new();
+        for r in recs.into_iter().filter(|r| !r.is_undefined()) {
+            let r: DocRecord = from_js(r)?;
+            if r.r > cutoff {
+                live.push(r);
+            }
+        }
+        Ok(live)
+    }
+
     /// Every stored document of `c`, expired or not, in id order (for rekeying).
     pub async fn all_doc_values(&self, c: &str) -> Result<Array> {
         self.doc_records(c).await?.iter().map(|r| from_js::<DocRecord>(r).map(|r| r.v)).collect()

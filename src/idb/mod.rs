@@ -50,7 +50,7 @@ mod series;
 pub use collections::DocWrite;
 pub use meta::{collection_key, series_key, Definition};
 pub use reap::{Cap, Expired, Offer};
-pub use records::EntryRecord;
+pub use records::{DocRecord, EntryRecord};
 pub use series::EventsIn;
 
 #[wasm_bindgen(module = "/src/js/edge.js")]

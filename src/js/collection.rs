@@ -65,6 +65,19 @@ impl Collection {
         self.inner.key_path().to_owned()
     }
 
+    /// A live view of the collection's documents: `listener([{ key: id, value: document,
+    /// expiresAt }])` at once, after every change here or in another member, and as each
+    /// document expires. Returns the function that stops it.
+    pub fn observe(&self, listener: JsValue) -> std::result::Result<js_sys::Function, JsValue> {
+        use crate::core::error::Error;
+        let f = listener
+            .dyn_into::<js_sys::Function>()
+            .map_err(|l| Error::wrong_type("observe listener", &super::convert::describe(&l), "a function, (documents) => { ... }").into_js())?;
+        let query = crate::store::plain_object(&[("collection", JsValue::from_str(self.inner.name()))]);
+        let read = |store: store::Store, query: JsValue, keys: JsValue| verb(store, Verb::View { query, keys }).into();
+        self.inner.store().observe(&query, &f, read).map_err(Error::into_js)
+    }
+
     /// Stores a document (replacing one with the same id).
     pub fn put(&self, doc: JsValue) -> Promise {
         doc_verb(self, Doc::Put { doc })

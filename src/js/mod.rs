@@ -232,8 +232,14 @@ fn drive(store: Option<Store>, verb: Verb) -> Promise {
             Verb::Peek { key } => store.peek(&convert::key(key)?).await?,
             Verb::View { query, keys } => {
                 let keys = if keys.is_undefined() { None } else { Some(convert::keys("observe keys", keys)?.to_vec()) };
-                let recs = store.view(&convert::view_query(query)?, keys).await?;
-                recs.iter().map(view::view_entry).collect::<Array>().into()
+                // A collection's view (`collection.observe`), or the entries'.
+                match js_sys::Reflect::get(query, &"collection".into()).ok().and_then(|c| c.as_string()) {
+                    Some(name) => {
+                        let (docs, after) = store.view_collection(&name, keys).await?;
+                        docs.iter().map(|d| view::doc_view_entry(d, after)).collect::<Array>().into()
+                    }
+                    None => store.view(&convert::view_query(query)?, keys).await?.iter().map(view::view_entry).collect::<Array>().into(),
+                }
             }
         })
     }))

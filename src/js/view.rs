@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::core::buckets::SeriesOptions;
 use crate::core::entry::{Expiry, NEVER_MS};
-use crate::idb::EntryRecord;
+use crate::idb::{DocRecord, EntryRecord};
 use crate::core::reaper::{ReapReport, ReaperStats};
 use crate::core::ttl_index::{TierAction, TtlIndex};
 use crate::store::{ImportReport, Store};
@@ -143,7 +143,9 @@ impl TtlDetail {
     }
 }
 
-/// An entry as a live view shows it: `{ key, value, expiresAt }` (Unix seconds, `null`: none).
+/// An entry as a live view shows it: `{ key, value, expiresAt }` (Unix seconds, `null`: none),
+/// with `at`, the expiry in Unix ms as stored (`Infinity`: none), which the views compare with
+/// the clock (seconds times 1000 need not give it back exactly) and do not show.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ViewEntry {
@@ -152,11 +154,19 @@ struct ViewEntry {
     #[serde(with = "serde_wasm_bindgen::preserve")]
     value: JsValue,
     expires_at: Option<f64>,
+    at: f64,
 }
 
 /// `rec` as a view shows it.
 pub(super) fn view_entry(rec: &EntryRecord) -> JsValue {
-    to_js(&ViewEntry { key: rec.k.clone(), value: rec.v.clone(), expires_at: (rec.e != NEVER_MS).then_some(rec.e / 1000.0) })
+    to_js(&ViewEntry { key: rec.k.clone(), value: rec.v.clone(), expires_at: (rec.e != NEVER_MS).then_some(rec.e / 1000.0), at: rec.e })
+}
+
+/// A document as a collection's live view shows it: its id as `key`; `expiresAt` its reference
+/// plus the TTL index's window (`after_ms`), `null` without either.
+pub(super) fn doc_view_entry(rec: &DocRecord, after_ms: Option<f64>) -> JsValue {
+    let at = after_ms.map(|a| rec.r + a).filter(|at| at.is_finite());
+    to_js(&ViewEntry { key: rec.i.clone(), value: rec.v.clone(), expires_at: at.map(|ms| ms / 1000.0), at: at.unwrap_or(NEVER_MS) })
 }
 
 /// The size of the module's WebAssembly memory (shared by every store of the page).

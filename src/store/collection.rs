@@ -11,7 +11,7 @@ use crate::core::error::{Error, Result};
 use crate::core::text::{js_number, quote};
 use crate::core::ttl_index::{TimeUnit, TtlIndex};
 use crate::core::value::Value;
-use crate::idb::{Definition, DocWrite};
+use crate::idb::{Definition, DocRecord, DocWrite};
 use crate::timer::now_ms;
 
 /// A collection of documents keyed by a property, optionally with a TTL index. Cloning shares it.
@@ -53,6 +53,17 @@ pub struct DocIn {
 pub type DocReader = fn(&str, &Array, &str, Option<&str>) -> Result<Vec<DocIn>>;
 
 impl Store {
+    /// The live documents of collection `name` a view shows (of `ids` only, when given), with
+    /// the milliseconds a document lives after its reference (`None`: no TTL index, nothing
+    /// expires); the definition as this store's handles last read it.
+    pub async fn view_collection(&self, name: &str, ids: Option<Vec<JsValue>>) -> Result<(Vec<DocRecord>, Option<f64>)> {
+        let ttl = self.0.collections.borrow().get(name).and_then(|s| s.borrow().ttl.clone());
+        let after = ttl.as_ref().map(|t| t.expire_after_secs * 1000.0);
+        let cutoff = ttl.as_ref().map_or(f64::NEG_INFINITY, |t| t.expired_through_ms(now_ms()));
+        let recs = self.conn()?.view_docs(name, ids.as_deref(), cutoff).await?;
+        Ok((recs, after))
+    }
+
     /// Opens collection `name`, creating it (with `key_path`, default `"id"`) if new. A TTL
     /// index given here is created if the collection has none (documents already stored are
     /// read again with `read`); a different one is refused.

@@ -3,9 +3,12 @@
 //! a hot loop of reads costs one write per [`EXTEND_DELAY_MS`], not one per read. The member
 //! that read it counts a due extension at once; other members see it once written, announced
 //! as a `"change"` with `op: "extend"` (which moves `watch` timers on). A reaper pass writes
-//! what is due first, so this member never reaps an entry it has just read.
+//! what is due first, so this member never reaps an entry it has just read, and `close()`
+//! writes it as the connection closes.
 
+use std::future::Future;
 use std::rc::Rc;
+use std::task::{Context, Waker};
 
 use wasm_bindgen::prelude::*;
 
@@ -49,6 +52,22 @@ impl Store {
             }
             Ok(_) => {}
             Err(e) => self.emit("error", &super::plain_object(&[("error", e.into_js())])),
+        }
+    }
+
+    /// Writes the due extensions as the store closes: their transaction is begun now, while the
+    /// connection is open (a closing connection lets its transactions finish), and runs on.
+    pub(super) fn extend_before_close(&self) {
+        let Ok(conn) = self.conn() else { return };
+        if conn.extensions_due() == 0 {
+            return;
+        }
+        let mut write = Box::pin(async move {
+            let _ = conn.extend_due(now_ms()).await;
+        });
+        // The first poll begins the transaction; the executor's polls wake it from then on.
+        if write.as_mut().poll(&mut Context::from_waker(Waker::noop())).is_pending() {
+            wasm_bindgen_futures::spawn_local(write);
         }
     }
 

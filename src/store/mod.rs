@@ -161,6 +161,7 @@ impl Store {
 
     /// Stops the reaper and closes the connection; later calls fail with a `Closed` error.
     pub fn close(&self) {
+        self.extend_before_close();
         if let Some(conn) = self.0.conn.borrow().as_ref() {
             conn.close();
         }

@@ -283,3 +283,18 @@ async fn export_and_import_keep_an_idle_entry_idle() {
     destroy(&from).await;
     destroy(&to).await;
 }
+
+#[wasm_bindgen_test]
+async fn close_writes_the_extensions_due() {
+    let name = db_name("idleclose");
+    let a = open_manual(&name).await;
+    call(&a, "set", &["w".into(), 1.into(), js("({ idle: 2 })")]).await;
+    sleep(500).await;
+    assert_eq!(call(&a, "get", &["w".into()]).await, 1);
+    // At once, before the extension's own write: close() writes it.
+    call(&a, "close", &[]).await;
+    let b = open_manual(&name).await;
+    let left = num(&call(&b, "ttl", &["w".into()]).await);
+    assert!(left > 1.8, "extended at the read, kept through close(): {left}");
+    destroy(&name).await;
+}

@@ -57,6 +57,8 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   await events.put({ id: 1, createdAt: "2026-11-21T10:00:00Z", kind: "click" });
   await events.setExpireAfter(3600);
   const index = events.ttlIndex();
+  const stopEvents: () => void = events.observe<{ kind: string }>((docs) => console.log(docs.map((d) => d.value.kind)));
+  stopEvents();
 
   const temps: TimeSeries = await store.timeSeries("temps", {
     timeField: "ts", metaField: "sensor", granularity: "minutes", expireAfter: "7 days" });
