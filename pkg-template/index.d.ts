@@ -417,6 +417,21 @@ export interface TtlStoreEventMap {
   change: CustomEvent<ChangeEventDetail>;
   error: CustomEvent<ErrorEventDetail>;
   evicted: CustomEvent<EvictedEventDetail>;
+  reopened: CustomEvent<ReopenedEventDetail>;
+}
+
+/**
+ * `event.detail` of the `"reopened"` event, fired in a member whose connection the browser
+ * closed (site data cleared, the backing store shut down): its next call opened the database
+ * again and went on. Calls made meanwhile wait for that open; the reaper, watches and views carry
+ * on. Another context deleting or upgrading the database, or `close()`, still ends the store
+ * (`StoreClosedError`).
+ */
+export interface ReopenedEventDetail {
+  /** `true` if the database had to be created again: what the store held is gone. */
+  isNew: boolean;
+  /** `"total"` when the browser said it deleted a corrupt database (Chromium), else `"none"`. */
+  dataLoss: "none" | "total";
 }
 
 /**

@@ -145,10 +145,12 @@ impl Drop for Conn {
 }
 
 impl Conn {
-    /// Opens (creating or upgrading) the database `name`. `on_closed(why)` runs when the
-    /// connection is closed by someone else: another tab deleting or upgrading the database
-    /// (`versionchange`, we close at once so we never block it) or the browser (`close`).
-    pub async fn open(name: &str, timeout_ms: u32, on_closed: impl Fn(&'static str) + Clone + 'static) -> Result<Conn> {
+    /// Opens (creating or upgrading) the database `name`. `on_closed(why, by_browser)` runs when
+    /// the connection is closed by someone else: another tab deleting or upgrading the database
+    /// (`versionchange`, we close at once so we never block it), or the browser (`close`: site
+    /// data cleared, the backing store shut down; `by_browser`, so the database may be opened
+    /// again).
+    pub async fn open(name: &str, timeout_ms: u32, on_closed: impl Fn(&'static str, bool) + Clone + 'static) -> Result<Conn> {
         let op = "opening the database";
         // Another context holding an old version open (or a stuck browser) must not hang open().
         let opened = within(timeout_ms, schema::open(name)).await.ok_or_else(|| Error::Timeout {
@@ -161,10 +163,10 @@ impl Conn {
             let (sys, on_closed) = (sys.clone(), on_closed.clone());
             Closure::<dyn FnMut()>::new(move || {
                 sys.close();
-                on_closed("another tab or worker is deleting or upgrading it");
+                on_closed("another tab or worker is deleting or upgrading it", false);
             })
         };
-        let on_close = Closure::<dyn FnMut()>::new(move || on_closed("the browser closed the connection"));
+        let on_close = Closure::<dyn FnMut()>::new(move || on_closed("the browser closed the connection", true));
         sys.set_onversionchange(Some(on_versionchange.as_ref().unchecked_ref()));
         sys.set_onclose(Some(on_close.as_ref().unchecked_ref()));
         Ok(Conn {

@@ -512,7 +512,7 @@ fn listener_args<'a>(kind: &JsValue, listener: &'a JsValue) -> Result<(String, &
     let kind = kind
         .as_string()
         .filter(|k| EVENT_TYPES.contains(&k.as_str()))
-        .ok_or_else(|| Error::wrong_type("event type", &convert::describe(kind), "\"expired\", \"change\", \"error\" or \"evicted\""))?;
+        .ok_or_else(|| Error::wrong_type("event type", &convert::describe(kind), "\"expired\", \"change\", \"error\", \"evicted\" or \"reopened\""))?;
     let f = listener
         .dyn_ref::<js_sys::Function>()
         .ok_or_else(|| Error::wrong_type("listener", &convert::describe(listener), "a function"))?;

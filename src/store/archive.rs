@@ -12,17 +12,17 @@ impl Store {
     /// The archived value of `key` (`c`: 0 for the entries, a collection's name), `undefined`
     /// if not archived or past its delete tier, `after_ms` after the time it was keyed by.
     pub async fn archive_get(&self, c: &JsValue, after_ms: f64, key: &JsValue) -> Result<JsValue> {
-        self.conn()?.archive_get(c, key, now_ms() - after_ms).await
+        self.live().await?.archive_get(c, key, now_ms() - after_ms).await
     }
 
     /// Archived values not yet at their delete tier, soonest deleted first.
     pub async fn archive_values(&self, c: &JsValue, after_ms: f64) -> Result<Array> {
-        self.conn()?.archive_values(c, now_ms() - after_ms).await
+        self.live().await?.archive_values(c, now_ms() - after_ms).await
     }
 
     /// How many archived records have not reached their delete tier.
     pub async fn archive_count(&self, c: &JsValue, after_ms: f64) -> Result<u32> {
-        self.conn()?.archive_count(c, now_ms() - after_ms).await
+        self.live().await?.archive_count(c, now_ms() - after_ms).await
     }
 
     /// How long archived entries stay (`archiveFor`), in ms; 0 without it.
@@ -32,6 +32,6 @@ impl Store {
 
     /// Empties an archive.
     pub async fn archive_clear(&self, c: &JsValue) -> Result<()> {
-        self.conn()?.archive_clear(c).await
+        self.live().await?.archive_clear(c).await
     }
 }

@@ -56,7 +56,7 @@ pub struct ImportReport {
 impl Store {
     /// Reads everything an export needs.
     pub async fn snapshot_data(&self) -> Result<SnapshotData> {
-        let conn = self.conn()?;
+        let conn = self.live().await?;
         let entries = conn.entry_records().await?;
         let (collections, series) = (Array::new(), Array::new());
         for def in conn.definitions().await? {
@@ -79,7 +79,7 @@ impl Store {
     /// definition (a time series may change `expireAfter`, as `timeSeries()` allows).
     pub async fn import(&self, input: ImportInput) -> Result<ImportReport> {
         let now = now_ms();
-        let conn = self.conn()?;
+        let conn = self.live().await?;
         let mut report = ImportReport::default();
         let mut w = ImportWrites::default();
         for (key, value, expiry, idle) in input.entries {

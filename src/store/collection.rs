@@ -60,7 +60,7 @@ impl Store {
         let ttl = self.0.collections.borrow().get(name).and_then(|s| s.borrow().ttl.clone());
         let after = ttl.as_ref().map(|t| t.expire_after_secs * 1000.0);
         let cutoff = ttl.as_ref().map_or(f64::NEG_INFINITY, |t| t.expired_through_ms(now_ms()));
-        let recs = self.conn()?.view_docs(name, ids.as_deref(), cutoff).await?;
+        let recs = self.live().await?.view_docs(name, ids.as_deref(), cutoff).await?;
         Ok((recs, after))
     }
 
@@ -71,7 +71,7 @@ impl Store {
         if name.is_empty() {
             return Err(Error::InvalidType("collection name \"\" is not accepted; expected a non-empty string".into()));
         }
-        let stored = self.conn()?.definition(&crate::idb::collection_key(name)).await?;
+        let stored = self.live().await?.definition(&crate::idb::collection_key(name)).await?;
         let (key_path, fresh, is_new) = match stored {
             Some(Definition::Collection { key_path: stored, ttl, keyed_by, .. }) => {
                 if let Some(asked) = key_path.filter(|k| *k != stored) {
@@ -155,36 +155,36 @@ impl Collection {
     /// Stores documents (replacing those with the same id), all or nothing.
     pub async fn put_many(&self, docs: Vec<DocIn>) -> Result<()> {
         let writes = self.writes(docs);
-        self.store.conn()?.put_docs(&self.name, &writes).await?;
+        self.store.live().await?.put_docs(&self.name, &writes).await?;
         self.changed("put", writes.iter().map(|w| w.id.clone()).collect());
         Ok(())
     }
 
     /// Live documents with `ids`, in order (`undefined` where missing or expired).
     pub async fn get_many(&self, ids: &Array) -> Result<Array> {
-        self.store.conn()?.get_docs(&self.name, ids, self.cutoff()).await
+        self.store.live().await?.get_docs(&self.name, ids, self.cutoff()).await
     }
 
     /// Removes documents; how many were live.
     pub async fn delete_many(&self, ids: &Array) -> Result<u32> {
-        let live = self.store.conn()?.delete_docs(&self.name, ids, self.cutoff()).await?;
+        let live = self.store.live().await?.delete_docs(&self.name, ids, self.cutoff()).await?;
         self.changed("delete", ids.clone());
         Ok(live)
     }
 
     /// Number of live documents.
     pub async fn count(&self) -> Result<u32> {
-        self.store.conn()?.count_docs(&self.name, self.cutoff()).await
+        self.store.live().await?.count_docs(&self.name, self.cutoff()).await
     }
 
     /// Live documents in id order.
     pub async fn values(&self) -> Result<Array> {
-        self.store.conn()?.doc_values(&self.name, self.cutoff()).await
+        self.store.live().await?.doc_values(&self.name, self.cutoff()).await
     }
 
     /// Removes every document.
     pub async fn clear(&self) -> Result<()> {
-        self.store.conn()?.clear_docs(&self.name).await?;
+        self.store.live().await?.clear_docs(&self.name).await?;
         self.changed("clear", Array::new());
         Ok(())
     }
@@ -197,7 +197,7 @@ impl Collection {
     /// The definition as stored now (another handle or tab may have changed it), also
     /// refreshing this store's shared copy.
     async fn stored(&self) -> Result<State> {
-        let fresh = match self.store.conn()?.definition(&crate::idb::collection_key(&self.name)).await? {
+        let fresh = match self.store.live().await?.definition(&crate::idb::collection_key(&self.name)).await? {
             Some(Definition::Collection { ttl, keyed_by, .. }) => State { ttl, keyed_by },
             _ => State::default(),
         };
@@ -275,7 +275,7 @@ impl Collection {
     }
 
     async fn rekey(&self, next: &State, read: DocReader) -> Result<()> {
-        let conn = self.store.conn()?;
+        let conn = self.store.live().await?;
         let docs = conn.all_doc_values(&self.name).await?;
         let index = next.ttl.clone().expect("rekey is for a new TTL index");
         let read = read("stored document", &docs, &self.key_path, Some(&index.field))?;
@@ -293,7 +293,7 @@ impl Collection {
             ttl: next.ttl.clone(),
             keyed_by: next.keyed_by.clone(),
         };
-        self.store.conn()?.put_definition(&def).await?;
+        self.store.live().await?.put_definition(&def).await?;
         self.store.definition_saved(&def);
         self.state.replace(next);
         Ok(())

@@ -23,7 +23,7 @@ impl Store {
     /// Under `evictOnQuota`, a write the browser refuses for space is retried after rounds of
     /// eviction (see [`Store::evict_and_retry`]).
     pub async fn set_many(&self, writes: Vec<Write>) -> Result<()> {
-        let conn = self.conn()?;
+        let conn = self.live().await?;
         let mut done = conn.write(&writes, self.0.config.default_ttl.as_ref(), self.cap(), now_ms()).await;
         if self.0.config.evict_on_quota && matches!(done, Err(Error::QuotaExceeded { .. })) {
             done = self.evict_and_retry(&conn, &writes, done).await;
@@ -95,19 +95,19 @@ impl Store {
 
     /// The live value, `undefined` if missing or expired; an idle entry read is extended.
     pub async fn get(&self, key: &JsValue) -> Result<JsValue> {
-        let value = self.conn()?.get(key, now_ms(), true).await?;
+        let value = self.live().await?.get(key, now_ms(), true).await?;
         self.extend_soon();
         Ok(value)
     }
 
     /// Whether `key` has a live entry.
     pub async fn has(&self, key: &JsValue) -> Result<bool> {
-        Ok(self.conn()?.live_expiry(key, now_ms()).await?.is_some())
+        Ok(self.live().await?.live_expiry(key, now_ms()).await?.is_some())
     }
 
     /// Live values in the order of `keys`; idle entries read are extended.
     pub async fn get_many(&self, keys: &Array) -> Result<Array> {
-        let values = self.conn()?.get_many(keys, now_ms()).await?;
+        let values = self.live().await?.get_many(keys, now_ms()).await?;
         self.extend_soon();
         Ok(values)
     }
@@ -115,72 +115,72 @@ impl Store {
     /// Removes `key`; `true` if it was live.
     pub async fn delete(&self, key: JsValue) -> Result<bool> {
         let keys = Array::of1(&key);
-        let removed = self.conn()?.delete_many(&keys, now_ms()).await? > 0;
+        let removed = self.live().await?.delete_many(&keys, now_ms()).await? > 0;
         self.emit_change("delete", keys);
         Ok(removed)
     }
 
     /// Removes `keys`; how many were live.
     pub async fn delete_many(&self, keys: Array) -> Result<u32> {
-        let removed = self.conn()?.delete_many(&keys, now_ms()).await?;
+        let removed = self.live().await?.delete_many(&keys, now_ms()).await?;
         self.emit_change("deleteMany", keys);
         Ok(removed)
     }
 
     /// Removes every entry.
     pub async fn clear(&self) -> Result<()> {
-        self.conn()?.clear().await?;
+        self.live().await?.clear().await?;
         self.emit_change("clear", Array::new());
         Ok(())
     }
 
     /// Live keys, in key order.
     pub async fn keys(&self) -> Result<Array> {
-        self.conn()?.keys(now_ms()).await
+        self.live().await?.keys(now_ms()).await
     }
 
     /// Live values, in key order.
     pub async fn values(&self) -> Result<Array> {
-        let values = self.conn()?.values(now_ms()).await?;
+        let values = self.live().await?.values(now_ms()).await?;
         self.extend_soon();
         Ok(values)
     }
 
     /// Live `[key, value]` pairs, in key order.
     pub async fn entries(&self) -> Result<Array> {
-        let entries = self.conn()?.entries(now_ms()).await?;
+        let entries = self.live().await?.entries(now_ms()).await?;
         self.extend_soon();
         Ok(entries)
     }
 
     /// Number of live entries.
     pub async fn count(&self) -> Result<u32> {
-        self.conn()?.count(now_ms()).await
+        self.live().await?.count(now_ms()).await
     }
 
     /// The live entry's expiry in Unix ms: `Some(None)` = no expiry, `None` = missing or expired.
     pub async fn expires_at_ms(&self, key: &JsValue) -> Result<Option<Option<f64>>> {
-        let e = self.conn()?.live_expiry(key, now_ms()).await?;
+        let e = self.live().await?.live_expiry(key, now_ms()).await?;
         Ok(e.map(|e| (e != NEVER_MS).then_some(e)))
     }
 
     /// Milliseconds left: `Some(None)` = no expiry, `None` = missing or expired.
     pub async fn ttl_ms(&self, key: &JsValue) -> Result<Option<Option<f64>>> {
         let now = now_ms();
-        let e = self.conn()?.live_expiry(key, now).await?;
+        let e = self.live().await?.live_expiry(key, now).await?;
         Ok(e.map(|e| (e != NEVER_MS).then_some(e - now)))
     }
 
     /// The live entry's expiry with an idle entry's window and cap (`ttl(key, { detail: true })`),
     /// `None` if missing or expired.
     pub async fn expiry_detail(&self, key: &JsValue) -> Result<Option<Expiry>> {
-        self.conn()?.live_expiry_detail(key, now_ms()).await
+        self.live().await?.live_expiry_detail(key, now_ms()).await
     }
 
     /// Sets a new expiry on a live entry (Redis `EXPIRE`); `false` if missing. An expiry in the
     /// past removes the entry (and still answers `true`).
     pub async fn expire(&self, key: JsValue, spec: &ExpirySpec) -> Result<bool> {
-        let changed = self.conn()?.change_expiry(&key, ExpiryChange::Set(spec), now_ms()).await?;
+        let changed = self.live().await?.change_expiry(&key, ExpiryChange::Set(spec), now_ms()).await?;
         if changed {
             self.emit_change("expire", Array::of1(&key));
         }
@@ -189,7 +189,7 @@ impl Store {
 
     /// Removes a live entry's expiry (Redis `PERSIST`); `false` if missing or it had none.
     pub async fn persist(&self, key: JsValue) -> Result<bool> {
-        let changed = self.conn()?.change_expiry(&key, ExpiryChange::Remove, now_ms()).await?;
+        let changed = self.live().await?.change_expiry(&key, ExpiryChange::Remove, now_ms()).await?;
         if changed {
             self.emit_change("persist", Array::of1(&key));
         }

@@ -30,9 +30,10 @@ impl Store {
         self.emit("change", &plain_object(&fields));
     }
 
-    /// Dispatches `kind` here and, for `"expired"` and `"change"`, in every other member.
+    /// Dispatches `kind` here and, for `"expired"`, `"change"` and `"evicted"`, in every other
+    /// member.
     pub(super) fn emit(&self, kind: &str, detail: &JsValue) {
-        if kind != "error" {
+        if matches!(kind, "expired" | "change" | "evicted") {
             // Before the listeners here run: one of them could change `detail`.
             self.post(kind, detail);
         }

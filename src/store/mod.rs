@@ -37,7 +37,10 @@ pub use observe::query_js;
 pub use series::Series;
 
 /// The events a store dispatches.
-pub const EVENT_TYPES: [&str; 4] = ["expired", "change", "error", "evicted"];
+pub const EVENT_TYPES: [&str; 5] = ["expired", "change", "error", "evicted", "reopened"];
+
+/// How often a call waiting for another's reopening looks again, ms.
+const REOPEN_WAIT_MS: f64 = 5.0;
 
 /// An open store. Cloning shares it.
 #[derive(Debug, Clone)]
@@ -73,6 +76,10 @@ struct Inner {
     watching: RefCell<Option<watch::Watching>>,
     /// `observe(query, listener)`: the views, their listeners and their one expiry timer.
     observing: RefCell<Option<observe::Observing>>,
+    /// The browser closed the connection: the next call opens the database again.
+    lost: Cell<bool>,
+    /// A call is opening it again; others wait for it.
+    reopening: Cell<bool>,
     /// Idle extensions are due and their write is planned (`idle.rs`).
     extending: Cell<bool>,
     /// Idle extensions this member wrote.
@@ -106,16 +113,12 @@ impl Store {
             series: RefCell::new(HashMap::new()),
             watching: RefCell::new(None),
             observing: RefCell::new(None),
+            lost: Cell::new(false),
+            reopening: Cell::new(false),
             extending: Cell::new(false),
             idle_extended: Cell::new(0.0),
         });
-        let weak = Rc::downgrade(&inner);
-        let conn = Conn::open(name, inner.config.timeout_ms, move |why| {
-            if let Some(inner) = weak.upgrade() {
-                Store(inner).shut(why);
-            }
-        })
-        .await?;
+        let conn = Store::connect(&inner).await?;
         inner.created.set(conn.created());
         inner.conn.replace(Some(Rc::new(conn)));
         let store = Store(inner);
@@ -152,11 +155,78 @@ impl Store {
         &self.0.config
     }
 
-    fn conn(&self) -> Result<Rc<Conn>> {
-        self.0.conn.borrow().clone().ok_or_else(|| Error::Closed {
-            db: self.0.name.clone(),
-            why: self.0.closed_why.borrow().clone(),
+    /// Opens the store's database, with what a connection closed by someone else does: the
+    /// browser closing it leaves the store to open it again at its next call, anything else
+    /// closes the store.
+    async fn connect(inner: &Rc<Inner>) -> Result<Conn> {
+        let weak = Rc::downgrade(inner);
+        Conn::open(&inner.name, inner.config.timeout_ms, move |why, by_browser| {
+            if let Some(inner) = weak.upgrade() {
+                if by_browser {
+                    Store(inner).lose();
+                } else {
+                    Store(inner).shut(why);
+                }
+            }
         })
+        .await
+    }
+
+    /// The open connection, or the `Closed` error (also while the browser's closing waits for
+    /// the next call to open the database again: see [`Store::live`]).
+    fn conn(&self) -> Result<Rc<Conn>> {
+        self.0.conn.borrow().clone().ok_or_else(|| self.closed())
+    }
+
+    fn closed(&self) -> Error {
+        Error::Closed { db: self.0.name.clone(), why: self.0.closed_why.borrow().clone() }
+    }
+
+    /// The connection for a call: the open one, or, when the browser closed it, a new one (one
+    /// open for every call waiting on it), announced by a `"reopened"` event.
+    async fn live(&self) -> Result<Rc<Conn>> {
+        loop {
+            if let Some(conn) = self.0.conn.borrow().clone() {
+                return Ok(conn);
+            }
+            if !self.0.lost.get() {
+                return Err(self.closed());
+            }
+            if self.0.reopening.replace(true) {
+                crate::timer::sleep(REOPEN_WAIT_MS).await;
+                continue;
+            }
+            let opened = Store::connect(&self.0).await;
+            self.0.reopening.set(false);
+            let conn = Rc::new(opened?);
+            if !self.0.lost.replace(false) {
+                // Closed (close(), another context) while it opened.
+                conn.close();
+                return Err(self.closed());
+            }
+            self.0.created.set(conn.created());
+            self.0.conn.replace(Some(conn.clone()));
+            let data_loss = if conn.data_loss().is_some() { "total" } else { "none" };
+            self.emit("reopened", &plain_object(&[("isNew", conn.created().into()), ("dataLoss", data_loss.into())]));
+            return Ok(conn);
+        }
+    }
+
+    /// Whether calls can be made: open, or to be opened again at the next call.
+    fn usable(&self) -> Result<()> {
+        if self.0.lost.get() {
+            return Ok(());
+        }
+        self.conn().map(|_| ())
+    }
+
+    /// The browser closed the connection: the next call opens the database again. The reaper,
+    /// the channel, watches and views stay, and resume through that call or their own.
+    fn lose(&self) {
+        if self.0.conn.replace(None).is_some() {
+            self.0.lost.set(true);
+            self.0.closed_why.replace("the browser closed the connection".into());
+        }
     }
 
     /// Stops the reaper and closes the connection; later calls fail with a `Closed` error.
@@ -175,7 +245,8 @@ impl Store {
         self.0.channel.replace(None);
         self.0.watching.replace(None);
         self.0.observing.replace(None);
-        if self.0.conn.replace(None).is_some() {
+        let lost = self.0.lost.replace(false);
+        if self.0.conn.replace(None).is_some() || lost {
             self.0.closed_why.replace(why.to_owned());
         }
     }
@@ -187,12 +258,12 @@ impl Store {
 
     /// `navigator.storage.estimate()`'s `usage` and `quota`, with the live and expired entries.
     pub async fn estimate(&self) -> Result<JsValue> {
-        self.conn()?.estimate(now_ms()).await
+        self.live().await?.estimate(now_ms()).await
     }
 
     /// Asks the browser to make the origin's storage persistent (`navigator.storage.persist()`).
     pub async fn persist_storage(&self) -> Result<bool> {
-        self.conn()?.persist_storage().await
+        self.live().await?.persist_storage().await
     }
 }
 

@@ -94,7 +94,7 @@ impl Store {
     /// query, keys)` gives a promise of `[{ key, value, expiresAt }]` (the JS layer's driver runs
     /// it, as it runs every method).
     pub fn observe(&self, query: &JsValue, listener: &Function, read: fn(Store, JsValue, JsValue) -> JsValue) -> Result<Function> {
-        self.conn()?;
+        self.usable()?;
         if self.0.observing.borrow().is_none() {
             let weak: Weak<Inner> = Rc::downgrade(&self.0);
             let ring = weak.clone();
@@ -121,7 +121,7 @@ impl Store {
     /// The live entries `query` shows (of `keys` only, when given), in key order, idle entries
     /// not extended.
     pub async fn view(&self, query: &ViewQuery, keys: Option<Vec<JsValue>>) -> Result<Vec<EntryRecord>> {
-        let conn = self.conn()?;
+        let conn = self.live().await?;
         let now = now_ms();
         let keys = match (keys, query) {
             (Some(keys), _) => keys,

@@ -57,7 +57,7 @@ impl Store {
     async fn pass(&self) -> Result<(ReapReport, JsValue, Option<Error>)> {
         // What this member's reads extended is written first: it never reaps an entry it read.
         self.extend_now().await;
-        let conn = self.conn()?;
+        let conn = self.live().await?;
         let limits = self.0.config.limits;
         let started = now_ms();
         let hook = self.0.hook.as_ref();

@@ -28,7 +28,7 @@ impl Store {
         if name.is_empty() {
             return Err(Error::InvalidType("time series name \"\" is not accepted; expected a non-empty string".into()));
         }
-        let conn = self.conn()?;
+        let conn = self.live().await?;
         let stored = match conn.definition(&series_key(name)).await? {
             Some(Definition::Series { options, .. }) => Some(options),
             _ => None,
@@ -94,31 +94,31 @@ impl Series {
     /// Appends events to their buckets, in one transaction; returns the bucket records written.
     pub async fn insert_many(&self, events: &EventsIn) -> Result<u32> {
         let granularity = self.options.borrow().granularity;
-        let written = self.store.conn()?.insert_events(&self.name, events, granularity).await?;
+        let written = self.store.live().await?.insert_events(&self.name, events, granularity).await?;
         self.store.emit_change_in("timeSeries", &self.name, "insert", Array::new());
         Ok(written)
     }
 
     /// Live events with time in `[from_ms, to_ms]` (inclusive), of one meta value if given, oldest first.
     pub async fn query(&self, meta_key: Option<&str>, from_ms: f64, to_ms: f64) -> Result<Array> {
-        let conn = self.store.conn()?;
+        let conn = self.store.live().await?;
         let granularity = self.options.borrow().granularity;
         conn.query_events(&self.name, meta_key, from_ms, to_ms, self.cutoff(), granularity).await
     }
 
     /// Number of live events.
     pub async fn count(&self) -> Result<u32> {
-        self.store.conn()?.count_series_events(&self.name, self.cutoff()).await
+        self.store.live().await?.count_series_events(&self.name, self.cutoff()).await
     }
 
     /// Number of bucket records stored, expired or not yet reaped.
     pub async fn bucket_count(&self) -> Result<u32> {
-        self.store.conn()?.count_buckets(&self.name).await
+        self.store.live().await?.count_buckets(&self.name).await
     }
 
     /// Removes every event.
     pub async fn clear(&self) -> Result<()> {
-        self.store.conn()?.clear_series(&self.name).await?;
+        self.store.live().await?.clear_series(&self.name).await?;
         self.store.emit_change_in("timeSeries", &self.name, "clear", Array::new());
         Ok(())
     }

@@ -54,7 +54,7 @@ impl Store {
     /// gives `[value, expiresAt]`: promises of `get(key)` and `expiresAt(key)` as the API
     /// answers them (the JS layer's driver runs them, as it runs every method).
     pub fn watch(&self, key: &JsValue, listener: &Function, read: fn(Store, JsValue) -> JsValue) -> Result<Function> {
-        self.conn()?;
+        self.usable()?;
         if self.0.watching.borrow().is_none() {
             let weak: Weak<Inner> = Rc::downgrade(&self.0);
             let ring = weak.clone();

@@ -212,35 +212,56 @@ test("another tab upgrades the database: its open is not blocked, this tab's sto
   });
 });
 
-test("the browser clears the site's data: the open store rejects with StoreClosedError and can be opened again", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("the browser clears the site's data: the next call opens the database again, a \"reopened\" event says so, the reaper and other tabs carry on", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withBrowser(async ({ context, origin, openTab }) => {
     const name = "cleared";
-    const page = await openTab();
-    await value(page, `
-      window.store = await TtlStore.open(arg);
-      await window.store.set("k", "v");`, name);
+    const a = await openTab();
+    const b = await openTab();
+    for (const tab of [a, b]) {
+      await value(tab, `
+        window.store = await TtlStore.open(arg, { reapIntervalMs: 100 });
+        window.reopened = [];
+        window.expired = [];
+        window.store.addEventListener("reopened", (e) => reopened.push(e.detail));
+        window.store.addEventListener("expired", (e) => expired.push(...e.detail.keys));`, name);
+    }
+    await value(a, `await store.set("k", "v");`);
 
     // What "Clear site data" / DevTools do: IndexedDB deleted under open connections, which the
     // browser force-closes (their "close" event).
-    const cdp = await context.newCDPSession(page);
+    const cdp = await context.newCDPSession(a);
     await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "indexeddb" });
 
-    const message = await rejection(page, `
-      // The close event is delivered asynchronously: poll (bounded by outcome) until the store
-      // notices, but never accept a silent undefined from a deleted database.
-      for (;;) {
-        const v = await store.get("k");
-        if (v !== "v") throw new Error("get returned " + String(v) + " instead of rejecting");
+    // Every call succeeds: before the close event, on the old connection (or a StoreClosedError
+    // would fail this), after it on a new one; never a silent undefined while "k" is stored.
+    const seen = await value(a, `
+      const values = [];
+      for (let i = 0; i < 100 && reopened.length === 0; i++) {
+        values.push(await store.get("k"));
         await new Promise((r) => setTimeout(r, 50));
-      }`, "StoreClosedError");
-    assert.match(message, /browser closed/, `says the browser closed it: ${message}`);
-    assert.ok(message.includes(`TtlStore.open("${name}")`), `says to open it again: ${message}`);
+      }
+      return { values: [...new Set(values.map(String))], reopened, isNew: store.isNew };`);
+    assert.deepEqual(seen.reopened, [{ isNew: true, dataLoss: "none" }], "one reopened event: the database was created again");
+    assert.equal(seen.isNew, true);
+    assert.equal(await value(a, `return store.get("k");`), undefined, "the cleared entry is gone");
 
-    await value(page, `window.store = await TtlStore.open(arg);`, name);
-    assert.equal(await value(page, `return store.get("k");`), undefined, "the cleared entry is gone");
-    await value(page, `await store.set("k", "again");`);
-    assert.equal(await value(page, `return store.get("k");`), "again");
-    await value(page, `store.close();`);
+    // The store works on: writes, reads, and the reaper (its timer never stopped) removes what
+    // expires, announcing it.
+    await value(a, `await store.set("short", 1, { ttl: 0.2 }); await store.set("k", "again");`);
+    assert.equal(await value(a, `return store.get("k");`), "again");
+    const reaped = await value(a, `
+      for (let i = 0; i < 60 && !expired.includes("short"); i++) await new Promise((r) => setTimeout(r, 50));
+      return expired;`);
+    assert.ok(reaped.includes("short"), `the reaper removed an entry written after the reopen: ${JSON.stringify(reaped)}`);
+
+    // The other tab carries on: its next call opens its own connection, and it reads what A wrote.
+    assert.equal(await value(b, `return store.get("k");`), "again");
+    assert.deepEqual(await value(b, `return reopened;`), [{ isNew: false, dataLoss: "none" }], "B opened it again too, A having created it");
+
+    // Closed by the app, or by another context's deletion: still a StoreClosedError.
+    const message = await rejection(a, `store.close(); await store.get("k");`, "StoreClosedError");
+    assert.match(message, /close\(\) was called/, message);
+    await value(b, `store.close();`);
   });
 });
 

@@ -49,6 +49,7 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   await store.persist("session");
   store.addEventListener("expired", (e) => console.log(e.detail.keys, e.detail.collections, e.detail.timeSeries));
   store.addEventListener("change", (e) => console.log(e.detail.op, e.detail.keys));
+  store.addEventListener("reopened", (e) => { if (e.detail.isNew) console.log("refetch", e.detail.dataLoss); });
 
   const events: Collection = await store.collection("events", {
     keyPath: "id",
