@@ -107,6 +107,21 @@ export interface StoreOptions {
    * refused right after evicting. Default: `false`.
    */
   evictOnQuota?: boolean;
+  /**
+   * Encryption at rest: entry values and documents are written AES-GCM-encrypted (Web Crypto,
+   * a fresh IV per record, the record's key as additional data) under a non-extractable key the
+   * store keeps in its own database; keys, ids and expiries stay plaintext (they order and index
+   * the records). Values must be what the store can write faithfully: strings, numbers (NaN,
+   * Infinity, -0 too), booleans, null, undefined, BigInt, arrays, plain objects, Date, Map, Set,
+   * ArrayBuffer, typed arrays and DataView; anything else (a Blob, a class instance, a cycle, a
+   * sparse array) is refused with a `TypeError` naming it. `{ keyTtl }`: writes move to a new key
+   * after this long, and what the old one encrypted reads as missing from then on (`keys()`,
+   * `count()` and `has()` still see it until `shred()` or a new write removes it). `shred()`
+   * destroys every key. Cannot be combined with `onExpire` or `archiveFor`. `export()` gives
+   * plain values (a snapshot is the app's to keep safe); `import()` encrypts. Time series events
+   * are not encrypted.
+   */
+  encryption?: boolean | { keyTtl?: TtlInput };
 }
 
 /**
@@ -740,6 +755,13 @@ export class TtlStore {
    * grants by site engagement, without asking.
    */
   persistStorage(): Promise<boolean>;
+  /**
+   * Destroys the encryption keys of a store opened with `{ encryption }` and removes everything
+   * they encrypted (entries and documents) in one transaction: from the moment it resolves
+   * nothing of it is readable in any tab or worker (reads `undefined`, `count()` 0), and views and
+   * watches hear a clear. A store without encryption refuses it with a `TypeError` (use `clear()`).
+   */
+  shred(): Promise<void>;
   /** Writes `value` under `key`; resolves once committed. An expiry in the past removes the key. */
   set(key: Key, value: unknown, options?: SetOptions): Promise<void>;
   /** The value, or `undefined` if missing or expired. An idle entry's window starts again (see `SetIdle`). */

@@ -17,6 +17,8 @@ mod backup;
 mod bad_input;
 #[path = "browser/collections.rs"]
 mod collections;
+#[path = "browser/crypt.rs"]
+mod crypt;
 #[path = "browser/expiry.rs"]
 mod expiry;
 #[path = "browser/handoff.rs"]

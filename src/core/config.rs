@@ -30,6 +30,9 @@ pub struct StoreConfig {
     /// Whether `onExpire` was given (the function itself stays on the JS side of the store):
     /// expired records then wait for it, so neither a cap nor the quota evicts them unoffered.
     pub hand_off: bool,
+    /// `encryption`: values and documents encrypted at rest; `Some(None)`: one key for ever,
+    /// `Some(Some(ms))`: a new key every `keyTtl`.
+    pub encryption: Option<Option<f64>>,
 }
 
 /// Default `timeoutMs`: long enough for a 100 000-entry `setMany` on a slow machine, short
@@ -51,6 +54,7 @@ impl Default for StoreConfig {
             max_entries: None,
             evict_on_quota: false,
             hand_off: false,
+            encryption: None,
         }
     }
 }

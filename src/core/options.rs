@@ -115,7 +115,7 @@ fn text_option<'a>(what: &str, v: Option<&'a Value>, accepted: &str) -> Result<O
 
 /// `TtlStore.open(name, options)`'s options.
 pub fn store_config(v: &Value) -> Result<StoreConfig> {
-    let [default_ttl, reap_interval_ms, max_removes_per_run, max_removes_per_collection, batch_size, auto_reap, timeout_ms, max_removes_per_second, on_expire, archive_for, max_entries, evict_on_quota] =
+    let [default_ttl, reap_interval_ms, max_removes_per_run, max_removes_per_collection, batch_size, auto_reap, timeout_ms, max_removes_per_second, on_expire, archive_for, max_entries, evict_on_quota, encryption] =
         options(
             "TtlStore.open options",
             v,
@@ -132,6 +132,7 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
                 "archiveFor",
                 "maxEntries",
                 "evictOnQuota",
+                "encryption",
             ],
         )?;
     let mut config = StoreConfig::default();
@@ -179,6 +180,20 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
     }
     config.max_entries = cap("maxEntries", max_entries)?;
     config.evict_on_quota = bool_option("evictOnQuota", evict_on_quota)?.unwrap_or(false);
+    config.encryption = match encryption {
+        None | Some(Value::Bool(false)) => None,
+        Some(Value::Bool(true)) => Some(None),
+        Some(o @ Value::Record(_)) => {
+            let [key_ttl] = options("encryption", o, ["keyTtl"])?;
+            Some(key_ttl.map(|t| positive_duration_ms("encryption.keyTtl", t)).transpose()?)
+        }
+        Some(other) => return Err(wrong("encryption", other, "true, or { keyTtl } (a duration after which writes use a new key)")),
+    };
+    if config.encryption.is_some() && (config.hand_off || config.archive_for_ms.is_some()) {
+        return Err(Error::InvalidType(
+            "encryption cannot be combined with onExpire or archiveFor: expired records would leave the store, or wait in it, decrypted; use one or the other".into(),
+        ));
+    }
     Ok(config)
 }
 

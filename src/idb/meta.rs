@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::runner::Ask;
-use super::schema::META;
+use super::schema::{DOCS, ENTRIES, META};
 use super::Conn;
 use crate::core::buckets::{Granularity, SeriesOptions};
 use crate::core::error::Result;
@@ -200,6 +200,33 @@ impl Conn {
     /// The definition stored under `key`, if any.
     pub async fn definition(&self, key: &str) -> Result<Option<Definition>> {
         Ok(Definition::from_js(&self.ask("reading a collection definition", META, None, Ask::Get(key.into())).await?))
+    }
+
+    /// The encryption keys stored (`meta` keys `key:<id>`): `{ id, key, until }` records, `key` a
+    /// non-extractable CryptoKey, `until` when writes stop using it (Unix ms, `Infinity`: never).
+    pub async fn crypto_keys(&self) -> Result<Array> {
+        let range = super::runner::req::range("key:".into(), false, "key:\u{FFFF}".into(), false);
+        Ok(self.ask("reading the encryption keys", META, None, Ask::All(Some(range), None)).await?.unchecked_into())
+    }
+
+    /// Stores a new encryption key record under id `id`.
+    pub async fn put_crypto_key(&self, id: u32, record: JsValue) -> Result<()> {
+        let run = self.begin("saving an encryption key", &[META], true, 1)?;
+        run.put_at(&run.store(META)?, record, format!("key:{id}").into())?;
+        run.done().await
+    }
+
+    /// `shred()`: every encryption key and everything it encrypted (entries, documents), gone in
+    /// one transaction. Definitions and time series stay.
+    pub async fn shred(&self) -> Result<()> {
+        self.hints.clear();
+        self.extending.clear();
+        let run = self.begin("shredding", &[META, ENTRIES, DOCS], true, u32::MAX)?;
+        let keys = super::runner::req::range("key:".into(), false, "key:\u{FFFF}".into(), false);
+        run.delete(&run.store(META)?, keys)?;
+        run.clear(&run.store(ENTRIES)?)?;
+        run.clear(&run.store(DOCS)?)?;
+        run.done().await
     }
 
     /// Stores (or replaces) a definition.

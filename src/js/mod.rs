@@ -87,6 +87,7 @@ pub(crate) enum Verb {
     ExpiresAt { key: JsValue },
     Ttl { key: JsValue, options: JsValue },
     Peek { key: JsValue },
+    Shred,
     /// A live view's read (`observe`): `query` as `query_js` made it; `keys`, the touched keys.
     View { query: JsValue, keys: JsValue },
 }
@@ -230,6 +231,10 @@ fn drive(store: Option<Store>, verb: Verb) -> Promise {
                 }
             }
             Verb::Peek { key } => store.peek(&convert::key(key)?).await?,
+            Verb::Shred => {
+                store.shred().await?;
+                U
+            }
             Verb::View { query, keys } => {
                 let keys = if keys.is_undefined() { None } else { Some(convert::keys("observe keys", keys)?.to_vec()) };
                 // A collection's view (`collection.observe`), or the entries'.
@@ -322,6 +327,13 @@ impl TtlStore {
     pub fn get(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
         verb(store, Verb::Get { key })
+    }
+
+    /// Destroys the encryption key (`{ encryption: true }`): everything it encrypted is unreadable
+    /// in every tab at once, and removed.
+    pub fn shred(&self) -> Promise {
+        let store = self.store.clone();
+        verb(store, Verb::Shred)
     }
 
     /// Like `get`, without extending an idle entry.

@@ -53,16 +53,50 @@ pub struct ImportReport {
     pub skipped: u32,
 }
 
+fn field(v: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(v, &name.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Copies of `records` with `v` replaced by `values` (in order), those left `undefined` out.
+fn opened(records: &Array, values: Vec<JsValue>) -> Array {
+    records
+        .iter()
+        .zip(values)
+        .filter(|(_, v)| !v.is_undefined())
+        .map(|(r, v)| {
+            let copy = js_sys::Object::assign(&js_sys::Object::new(), wasm_bindgen::JsCast::unchecked_ref(&r));
+            let _ = js_sys::Reflect::set(&copy, &"v".into(), &v);
+            JsValue::from(copy)
+        })
+        .collect()
+}
+
 impl Store {
     /// Reads everything an export needs.
     pub async fn snapshot_data(&self) -> Result<SnapshotData> {
         let conn = self.live().await?;
         let entries = conn.entry_records().await?;
+        // An encrypted store exports what it holds decrypted (a snapshot is plain data, the
+        // app's to keep safe); a record whose key is gone is left out.
+        let entries = if self.encrypted() {
+            let keys: Vec<JsValue> = entries.iter().map(|r| field(&r, "k")).collect();
+            let values = self.open_values(&conn, &keys, entries.iter().map(|r| field(&r, "v")).collect()).await?;
+            opened(&entries, values)
+        } else {
+            entries
+        };
         let (collections, series) = (Array::new(), Array::new());
         for def in conn.definitions().await? {
             match &def {
                 Definition::Collection { name, .. } => {
-                    let docs: JsValue = conn.doc_records(name).await?.into();
+                    let recs = conn.doc_records(name).await?;
+                    let docs: JsValue = if self.encrypted() {
+                        let ids: Vec<JsValue> = recs.iter().map(|r| field(&r, "i")).collect();
+                        let docs = self.open_docs(&conn, name, &ids, recs.iter().map(|r| field(&r, "v")).collect()).await?;
+                        opened(&recs, docs).into()
+                    } else {
+                        recs.into()
+                    };
                     collections.push(&Array::of2(&def.to_js(), &docs));
                 }
                 Definition::Series { name, .. } => {
@@ -141,6 +175,11 @@ impl Store {
             w.series.push((Definition::Series { name, options }, kept, granularity));
         }
 
+        // An encrypted store encrypts what it imports, as it does what it writes.
+        self.seal_writes(&conn, &mut w.entries).await?;
+        for (def, writes) in &mut w.collections {
+            self.seal_docs(&conn, def.name(), writes).await?;
+        }
         let evicted = conn.import(&w, self.cap(), now).await?;
         self.evicted(evicted, "maxEntries");
         // Handles of this store see the restored definitions.

@@ -53,6 +53,28 @@ pub struct DocIn {
 pub type DocReader = fn(&str, &Array, &str, Option<&str>) -> Result<Vec<DocIn>>;
 
 impl Store {
+    /// Documents as stored, decrypted when the store encrypts (`undefined` where the key is
+    /// gone); as they are otherwise.
+    pub(super) async fn open_docs(&self, conn: &crate::idb::Conn, name: &str, ids: &[JsValue], docs: Vec<JsValue>) -> Result<Vec<JsValue>> {
+        if !self.encrypted() {
+            return Ok(docs);
+        }
+        let items = ids.iter().zip(docs).map(|(id, d)| super::crypt::doc_item(name, id, d)).collect();
+        self.unseal_items(conn, items).await
+    }
+
+    /// Encrypts the documents of `writes` when the store encrypts.
+    pub(super) async fn seal_docs(&self, conn: &crate::idb::Conn, name: &str, writes: &mut [DocWrite]) -> Result<()> {
+        if !self.encrypted() {
+            return Ok(());
+        }
+        let items = writes.iter().map(|w| super::crypt::doc_item(name, &w.id, w.doc.clone())).collect();
+        for (w, sealed) in writes.iter_mut().zip(self.seal_items(conn, items).await?) {
+            w.doc = sealed;
+        }
+        Ok(())
+    }
+
     /// The live documents of collection `name` a view shows (of `ids` only, when given), with
     /// the milliseconds a document lives after its reference (`None`: no TTL index, nothing
     /// expires); the definition as this store's handles last read it.
@@ -60,7 +82,16 @@ impl Store {
         let ttl = self.0.collections.borrow().get(name).and_then(|s| s.borrow().ttl.clone());
         let after = ttl.as_ref().map(|t| t.expire_after_secs * 1000.0);
         let cutoff = ttl.as_ref().map_or(f64::NEG_INFINITY, |t| t.expired_through_ms(now_ms()));
-        let recs = self.live().await?.view_docs(name, ids.as_deref(), cutoff).await?;
+        let conn = self.live().await?;
+        let mut recs = conn.view_docs(name, ids.as_deref(), cutoff).await?;
+        if self.encrypted() {
+            let ids: Vec<JsValue> = recs.iter().map(|r| r.i.clone()).collect();
+            let docs = self.open_docs(&conn, name, &ids, recs.iter().map(|r| r.v.clone()).collect()).await?;
+            for (r, d) in recs.iter_mut().zip(docs) {
+                r.v = d;
+            }
+            recs.retain(|r| !r.v.is_undefined());
+        }
         Ok((recs, after))
     }
 
@@ -154,15 +185,23 @@ impl Collection {
 
     /// Stores documents (replacing those with the same id), all or nothing.
     pub async fn put_many(&self, docs: Vec<DocIn>) -> Result<()> {
-        let writes = self.writes(docs);
-        self.store.live().await?.put_docs(&self.name, &writes).await?;
-        self.changed("put", writes.iter().map(|w| w.id.clone()).collect());
+        let mut writes = self.writes(docs);
+        let conn = self.store.live().await?;
+        let ids: Array = writes.iter().map(|w| w.id.clone()).collect();
+        self.store.seal_docs(&conn, &self.name, &mut writes).await?;
+        conn.put_docs(&self.name, &writes).await?;
+        self.changed("put", ids);
         Ok(())
     }
 
     /// Live documents with `ids`, in order (`undefined` where missing or expired).
     pub async fn get_many(&self, ids: &Array) -> Result<Array> {
-        self.store.live().await?.get_docs(&self.name, ids, self.cutoff()).await
+        let conn = self.store.live().await?;
+        let docs = conn.get_docs(&self.name, ids, self.cutoff()).await?;
+        if !self.store.encrypted() {
+            return Ok(docs);
+        }
+        Ok(self.store.open_docs(&conn, &self.name, &ids.to_vec(), docs.to_vec()).await?.into_iter().collect())
     }
 
     /// Removes documents; how many were live.
@@ -179,6 +218,10 @@ impl Collection {
 
     /// Live documents in id order.
     pub async fn values(&self) -> Result<Array> {
+        if self.store.encrypted() {
+            let (docs, _) = self.store.view_collection(&self.name, None).await?;
+            return Ok(docs.into_iter().map(|d| d.v).collect());
+        }
         self.store.live().await?.doc_values(&self.name, self.cutoff()).await
     }
 

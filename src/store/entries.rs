@@ -10,6 +10,13 @@ use crate::core::error::{Error, Result};
 use crate::idb::{Cap, Conn, ExpiryChange, Write};
 use crate::timer::now_ms;
 
+use super::crypt;
+
+/// A value `unseal` gave for a record whose key is gone.
+fn is_gone(v: &JsValue) -> bool {
+    v.is_undefined()
+}
+
 impl Store {
     /// Writes `key`; see [`ExpirySpec`] for the options.
     pub async fn set(&self, key: JsValue, value: JsValue, spec: ExpirySpec) -> Result<()> {
@@ -22,8 +29,9 @@ impl Store {
     /// Writes all of `writes` in one transaction, or none of them.
     /// Under `evictOnQuota`, a write the browser refuses for space is retried after rounds of
     /// eviction (see [`Store::evict_and_retry`]).
-    pub async fn set_many(&self, writes: Vec<Write>) -> Result<()> {
+    pub async fn set_many(&self, mut writes: Vec<Write>) -> Result<()> {
         let conn = self.live().await?;
+        self.seal_writes(&conn, &mut writes).await?;
         let mut done = conn.write(&writes, self.0.config.default_ttl.as_ref(), self.cap(), now_ms()).await;
         if self.0.config.evict_on_quota && matches!(done, Err(Error::QuotaExceeded { .. })) {
             done = self.evict_and_retry(&conn, &writes, done).await;
@@ -95,9 +103,39 @@ impl Store {
 
     /// The live value, `undefined` if missing or expired; an idle entry read is extended.
     pub async fn get(&self, key: &JsValue) -> Result<JsValue> {
-        let value = self.live().await?.get(key, now_ms(), true).await?;
+        let conn = self.live().await?;
+        let value = conn.get(key, now_ms(), true).await?;
         self.extend_soon();
-        Ok(value)
+        self.open_value(&conn, key, value).await
+    }
+
+    /// Entry values as stored, decrypted when the store encrypts (`undefined` where the key is
+    /// gone); as they are otherwise.
+    pub(super) async fn open_values(&self, conn: &Conn, keys: &[JsValue], values: Vec<JsValue>) -> Result<Vec<JsValue>> {
+        if !self.encrypted() {
+            return Ok(values);
+        }
+        let items = keys.iter().zip(values).map(|(k, v)| crypt::entry_item(k, v)).collect();
+        self.unseal_items(conn, items).await
+    }
+
+    pub(super) async fn open_value(&self, conn: &Conn, key: &JsValue, value: JsValue) -> Result<JsValue> {
+        if !self.encrypted() {
+            return Ok(value);
+        }
+        Ok(self.open_values(conn, std::slice::from_ref(key), vec![value]).await?.pop().unwrap_or(JsValue::UNDEFINED))
+    }
+
+    /// Encrypts the values of `writes` when the store encrypts.
+    pub(super) async fn seal_writes(&self, conn: &Conn, writes: &mut [Write]) -> Result<()> {
+        if !self.encrypted() {
+            return Ok(());
+        }
+        let items = writes.iter().map(|w| crypt::entry_item(&w.key, w.value.clone())).collect();
+        for (w, sealed) in writes.iter_mut().zip(self.seal_items(conn, items).await?) {
+            w.value = sealed;
+        }
+        Ok(())
     }
 
     /// Whether `key` has a live entry.
@@ -107,9 +145,13 @@ impl Store {
 
     /// Live values in the order of `keys`; idle entries read are extended.
     pub async fn get_many(&self, keys: &Array) -> Result<Array> {
-        let values = self.live().await?.get_many(keys, now_ms()).await?;
+        let conn = self.live().await?;
+        let values = conn.get_many(keys, now_ms()).await?;
         self.extend_soon();
-        Ok(values)
+        if !self.encrypted() {
+            return Ok(values);
+        }
+        Ok(self.open_values(&conn, &keys.to_vec(), values.to_vec()).await?.into_iter().collect())
     }
 
     /// Removes `key`; `true` if it was live.
@@ -141,16 +183,25 @@ impl Store {
 
     /// Live values, in key order.
     pub async fn values(&self) -> Result<Array> {
+        if self.encrypted() {
+            return Ok(self.entries().await?.iter().map(|kv| Array::from(&kv).get(1)).collect());
+        }
         let values = self.live().await?.values(now_ms()).await?;
         self.extend_soon();
         Ok(values)
     }
 
-    /// Live `[key, value]` pairs, in key order.
+    /// Live `[key, value]` pairs, in key order (decrypted; an entry whose key is gone left out).
     pub async fn entries(&self) -> Result<Array> {
-        let entries = self.live().await?.entries(now_ms()).await?;
+        let conn = self.live().await?;
+        let entries = conn.entries(now_ms()).await?;
         self.extend_soon();
-        Ok(entries)
+        if !self.encrypted() {
+            return Ok(entries);
+        }
+        let (keys, values): (Vec<JsValue>, Vec<JsValue>) = entries.iter().map(|kv| (Array::from(&kv).get(0), Array::from(&kv).get(1))).unzip();
+        let values = self.open_values(&conn, &keys, values).await?;
+        Ok(keys.iter().zip(values).filter(|(_, v)| !is_gone(v)).map(|(k, v)| JsValue::from(Array::of2(k, &v))).collect())
     }
 
     /// Number of live entries.

@@ -23,7 +23,9 @@ impl Store {
     /// The live value of `key`, `undefined` if missing or expired, without extending an idle
     /// entry (`peek`).
     pub async fn peek(&self, key: &JsValue) -> Result<JsValue> {
-        self.live().await?.get(key, now_ms(), false).await
+        let conn = self.live().await?;
+        let value = conn.get(key, now_ms(), false).await?;
+        self.open_value(&conn, key, value).await
     }
 
     /// After a read: writes the extensions it noted as due, soon, unless a write is planned.

@@ -23,6 +23,7 @@ use crate::timer::{now_ms, Leadership, ReaperTimer};
 mod archive;
 mod backup;
 mod collection;
+mod crypt;
 mod entries;
 mod idle;
 mod members;

@@ -122,6 +122,20 @@ impl Store {
     /// not extended.
     pub async fn view(&self, query: &ViewQuery, keys: Option<Vec<JsValue>>) -> Result<Vec<EntryRecord>> {
         let conn = self.live().await?;
+        let mut recs = self.view_records(&conn, query, keys).await?;
+        if self.encrypted() {
+            let keys: Vec<JsValue> = recs.iter().map(|r| r.k.clone()).collect();
+            let values = self.open_values(&conn, &keys, recs.iter().map(|r| r.v.clone()).collect()).await?;
+            for (r, v) in recs.iter_mut().zip(values) {
+                r.v = v;
+            }
+            // A record whose key is gone is not shown.
+            recs.retain(|r| !r.v.is_undefined());
+        }
+        Ok(recs)
+    }
+
+    async fn view_records(&self, conn: &crate::idb::Conn, query: &ViewQuery, keys: Option<Vec<JsValue>>) -> Result<Vec<EntryRecord>> {
         let now = now_ms();
         let keys = match (keys, query) {
             (Some(keys), _) => keys,

@@ -49,6 +49,10 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   await store.persist("session");
   store.addEventListener("expired", (e) => console.log(e.detail.keys, e.detail.collections, e.detail.timeSeries));
   store.addEventListener("change", (e) => console.log(e.detail.op, e.detail.keys));
+  const vault = await TtlStore.open("vault", { encryption: { keyTtl: "30 days" } });
+  await vault.set("token", new Map([["t", 1]]), { ttl: "1 hour" });
+  await vault.shred();
+  vault.close();
   store.addEventListener("reopened", (e) => { if (e.detail.isNew) console.log("refetch", e.detail.dataLoss); });
 
   const events: Collection = await store.collection("events", {
