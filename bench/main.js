@@ -123,6 +123,21 @@ const bench = {
         window.__setClockOffset(0);
       }
       await c.store.deleteMany(idle);
+      // An encrypted store (its own database, the same 1 000 keys and values): setMany of them,
+      // then the same awaited gets, each value decrypted.
+      const encName = `${name}-encrypted`;
+      const m = await import("../www/pkg/index.js");
+      const vault = await m.TtlStore.open(encName, { autoReap: false, encryption: true });
+      try {
+        const items = keys.map((k, i) => [k, value(i), { ttl: 3600 }]);
+        out.splitEncSetMany = await time(() => vault.setMany(items));
+        out.splitEncGet = await time(async () => {
+          for (const k of keys) check((await vault.get(k)) !== undefined, "split encrypted get");
+        });
+      } finally {
+        vault.close();
+        await m.TtlStore.destroy(encName);
+      }
       return out;
     } finally {
       db.close();

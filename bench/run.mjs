@@ -254,11 +254,15 @@ const WORKLOADS = [
   ["splitTxIndex@1000", "split 3: raw, tx per get, through by_key (store 1 000)"],
   ["splitIdbTtl@1000", "split 4: idb-ttl get, same keys (store 1 000)"],
   ["splitIdleGet@1000", "split 5: idb-ttl get of idle entries, each read extending its entry (store 1 000)"],
+  ["splitEncSetMany@1000", "split 6: encrypted store, setMany of the 1 000 keys (its own database)"],
+  ["splitEncGet@1000", "split 7: encrypted store, the same 1 000 awaited gets"],
   ["splitOneTx@100000", "split 1: raw, one tx, 1 000 gets by primary key (100 000)"],
   ["splitTxPk@100000", "split 2: raw, tx per get, by primary key (100 000)"],
   ["splitTxIndex@100000", "split 3: raw, tx per get, through by_key (100 000)"],
   ["splitIdbTtl@100000", "split 4: idb-ttl get, same keys (100 000)"],
   ["splitIdleGet@100000", "split 5: idb-ttl get of idle entries, each read extending its entry (100 000)"],
+  ["splitEncSetMany@100000", "split 6: encrypted store, setMany of the 1 000 keys (its own database)"],
+  ["splitEncGet@100000", "split 7: encrypted store, the same 1 000 awaited gets"],
   ["coldInit@100000", "cold start: idb-ttl wasm fetch + compile + init (extra)"],
 ];
 const cols = contenders;
@@ -301,7 +305,8 @@ for (const n of [1000, 100000]) {
   splitLines.push(`store ${n}: per get, request round trip ${per(one)}; + transaction ${per(pk - one)}; ` +
     `index step (unhinted get) ${per(ix - pk)}; idb-ttl over raw by primary key (wasm boundary, conversion, promises) ${per(ttl - pk)} ` +
     `(idb-ttl / raw by primary key ${(ttl / pk).toFixed(2)}x)` +
-    (idle == null ? "" : `; a get of an idle entry that extends it ${per(idle - ttl)} more (${(idle / ttl).toFixed(2)}x a plain get)`));
+    (idle == null ? "" : `; a get of an idle entry that extends it ${per(idle - ttl)} more (${(idle / ttl).toFixed(2)}x a plain get)`) +
+    (m("splitEncGet") == null ? "" : `; an encrypted get ${per(m("splitEncGet") - ttl)} more (${(m("splitEncGet") / ttl).toFixed(2)}x)`));
 }
 result.split = { rows: splitRows, lines: splitLines };
 const msTable = table(["workload", ...cols], msRows);
