@@ -90,6 +90,11 @@ const ORACLE = {
   field: { string10MB: R },
   // asyncStorage's prefix: any string, or none.
   prefix: { undefined: ACCEPT, string10MB: ACCEPT },
+  // observe's query: a plain object naming one kind of view; unlike options, nothing (undefined,
+  // null) is refused, since a view of nothing would never call its listener.
+  query: {},
+  // observe's { prefix }: any string; an absent prefix names no kind of view.
+  viewPrefix: { string10MB: ACCEPT },
   // A key of an asyncStorage with a prefix: strings only.
   stringKey: { string10MB: ACCEPT },
   any: {},
@@ -164,6 +169,16 @@ function positions() {
   // watch: the key and the listener (an accepted watch is stopped at once).
   add("watch key", "key", (e, x) => { e.store.watch(x, () => {})(); }, { mention: "key", sync: true });
   add("watch listener", "listener", (e, x) => { e.store.watch("k", x)(); }, { mention: "watch listener", sync: true });
+  // observe: the query as a whole, each kind of view, the listener (an accepted view is stopped at
+  // once). A kind given as undefined is absent: the query then names none. A value that cannot be
+  // read (a revoked Proxy) is named by its path, "observe query.keys".
+  add("observe query", "query", (e, x) => { e.store.observe(x, () => {})(); }, { mention: "observe query", sync: true });
+  add("observe { prefix }", "viewPrefix", (e, x) => { e.store.observe({ prefix: x }, () => {})(); }, { mention: "prefix", sync: true });
+  add("observe { keys }", "keys", (e, x) => { e.store.observe({ keys: x }, () => {})(); }, { mention: ["observe keys", "observe query.keys", "observe query needs"], sync: true });
+  add("observe { from }", "key", (e, x) => { e.store.observe({ from: x }, () => {})(); }, { mention: ["observe from", "observe query.from", "observe query needs"], sync: true });
+  add("observe { to }", "key", (e, x) => { e.store.observe({ from: "a", to: x }, () => {})(); }, { mention: ["observe to", "observe query.to"], sync: true, absentOk: true });
+  add("observe listener", "listener", (e, x) => { e.store.observe({ prefix: "p:" }, x)(); }, { mention: "observe listener", sync: true });
+  add("collection.observe listener", "listener", (e, x) => { e.coll.observe(x)(); }, { mention: "observe listener", sync: true });
   // Collections.
   add("collection name", "name", (e, x) => e.store.collection(x), { mention: "collection name" });
   add("collection options", "options", (e, x) => e.store.collection("c2", x), { mention: "collection options" });
@@ -384,6 +399,9 @@ export async function runCatalogue({ TtlStore, ttlFromHeaders }, dbName) {
   if (!(await env.coll.get("after"))) report.failures.push("the collection does not work after the catalogue");
   await env.ts.insert({ t: Date.now() / 1000, v: 1 });
   if ((await env.ts.count()) < 1) report.failures.push("the time series does not work after the catalogue");
+  // Every accepted view was stopped and no refused one was kept.
+  const { views } = env.store.stats();
+  if (views !== 0) report.failures.push(`views left open after the catalogue: ${views}`);
   globalThis.catalogueAt = "closing";
   env.store.close();
   raw.close();
