@@ -115,8 +115,8 @@ export interface StoreOptions {
    * Infinity, -0 too), booleans, null, undefined, BigInt, arrays, plain objects, Date, Map, Set,
    * ArrayBuffer, typed arrays and DataView; anything else (a Blob, a class instance, a cycle, a
    * sparse array) is refused with a `TypeError` naming it. `{ keyTtl }`: writes move to a new key
-   * after this long, and what the old one encrypted reads as missing from then on (`keys()`,
-   * `count()` and `has()` still see it until `shred()` or a new write removes it). `shred()`
+   * after this long; the old key expires like an entry: what it encrypted reads as missing from
+   * then on and the next reaper pass removes it (an `"expired"` event), then the key. `shred()`
    * destroys every key. Cannot be combined with `onExpire` or `archiveFor`. `export()` gives
    * plain values (a snapshot is the app's to keep safe); `import()` encrypts. Time series events
    * are not encrypted.

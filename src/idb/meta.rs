@@ -216,6 +216,41 @@ impl Conn {
         run.done().await
     }
 
+    /// Removes the encryption key records `ids`.
+    pub async fn delete_crypto_keys(&self, ids: &[u32]) -> Result<()> {
+        let run = self.begin("removing expired encryption keys", &[META], true, ids.len() as u32)?;
+        let store = run.store(META)?;
+        for id in ids {
+            run.delete(&store, JsValue::from(format!("key:{id}")))?;
+        }
+        run.done().await
+    }
+
+    /// Up to `limit` records of `name` (entries or documents) after primary key `after`, those
+    /// encrypted under one of the keys `ids` removed, in one transaction: the removed records'
+    /// `[collection or undefined, key or id]`, and the last primary key read (`None`: the end).
+    pub async fn sweep_sealed(&self, name: &'static str, ids: &[u32], after: Option<JsValue>, limit: u32) -> Result<(Vec<(JsValue, JsValue)>, Option<JsValue>)> {
+        let run = self.begin("removing what an expired key encrypted", &[name], true, u32::MAX)?;
+        let store = run.store(name)?;
+        let range = after.map(|pk| indexed_db_futures::KeyRange::LowerBound(pk, true));
+        let mut reqs = vec![run.ask(&store, Ask::All(range.clone(), Some(limit)))?, run.ask(&store, Ask::Keys(range, Some(limit)))?];
+        let answers = run.results(&mut reqs).await?;
+        let (recs, pks) = (Array::from(&answers[0]), Array::from(&answers[1]));
+        let field = |v: &JsValue, f: &str| js_sys::Reflect::get(v, &f.into()).unwrap_or(JsValue::UNDEFINED);
+        let mut removed = Vec::new();
+        for (rec, pk) in recs.iter().zip(pks.iter()) {
+            let x = field(&field(&rec, "v"), "x").as_f64();
+            if x.is_some_and(|x| ids.contains(&(x as u32))) {
+                run.delete(&store, pk)?;
+                let id = if name == ENTRIES { field(&rec, "k") } else { field(&rec, "i") };
+                removed.push((if name == ENTRIES { JsValue::UNDEFINED } else { field(&rec, "c") }, id));
+            }
+        }
+        let last = (pks.length() == limit).then(|| pks.get(limit - 1));
+        run.done().await?;
+        Ok((removed, last))
+    }
+
     /// `shred()`: every encryption key and everything it encrypted (entries, documents), gone in
     /// one transaction. Definitions and time series stay.
     pub async fn shred(&self) -> Result<()> {

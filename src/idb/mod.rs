@@ -51,6 +51,7 @@ pub use collections::DocWrite;
 pub use meta::{collection_key, series_key, Definition};
 pub use reap::{Cap, Expired, Offer};
 pub use records::{DocRecord, EntryRecord};
+pub use schema::{DOCS as DOCS_STORE, ENTRIES as ENTRIES_STORE};
 pub use series::EventsIn;
 
 #[wasm_bindgen(module = "/src/js/edge.js")]

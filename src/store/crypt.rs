@@ -41,6 +41,9 @@ pub(super) fn doc_item(collection: &str, id: &JsValue, doc: JsValue) -> JsValue 
     item(&["d".into(), collection.into(), id.clone()], doc, format!("collection \"{collection}\" document {}", describe_key(id)))
 }
 
+/// Records read per transaction when removing what an expired key encrypted.
+const SWEEP_BATCH: u32 = 1000;
+
 async fn answer(p: std::result::Result<Promise, JsValue>) -> std::result::Result<JsValue, JsValue> {
     JsFuture::from(p?).await
 }
@@ -112,6 +115,59 @@ impl Store {
         let keys = self.live_keys(conn).await?;
         let plain = answer(unseal(&keys, &items)).await.map_err(|e| crypto_error("decrypting", e))?;
         Ok(Array::from(&plain).to_vec())
+    }
+
+    /// With `keyTtl`, what expired keys encrypted is removed (entries and documents, a
+    /// transaction per [`SWEEP_BATCH`] records read), then the keys themselves, announced as
+    /// `"expired"`: a key expires like an entry. A reaper pass runs it.
+    pub(super) async fn sweep_expired_keys(&self) -> Result<()> {
+        if !self.encrypted() {
+            return Ok(());
+        }
+        let conn = self.live().await?;
+        let now = now_ms();
+        let expired: Vec<u32> = conn
+            .crypto_keys()
+            .await?
+            .iter()
+            .filter(|r| field(r, "until").as_f64().is_some_and(|u| u <= now))
+            .filter_map(|r| field(&r, "id").as_f64().map(|id| id as u32))
+            .collect();
+        if expired.is_empty() {
+            return Ok(());
+        }
+        let (keys, collections) = (Array::new(), js_sys::Object::new());
+        for name in [crate::idb::ENTRIES_STORE, crate::idb::DOCS_STORE] {
+            let mut after = None;
+            loop {
+                let (removed, last) = conn.sweep_sealed(name, &expired, after, SWEEP_BATCH).await?;
+                for (c, id) in removed {
+                    match c.as_string() {
+                        None => {
+                            keys.push(&id);
+                        }
+                        Some(c) => {
+                            let ids: Array = js_sys::Reflect::get(&collections, &c.as_str().into())
+                                .ok()
+                                .filter(|v| v.is_object())
+                                .map_or_else(Array::new, |v| v.unchecked_into());
+                            ids.push(&id);
+                            let _ = js_sys::Reflect::set(&collections, &c.as_str().into(), &ids);
+                        }
+                    }
+                }
+                match last {
+                    Some(pk) => after = Some(pk),
+                    None => break,
+                }
+            }
+        }
+        conn.delete_crypto_keys(&expired).await?;
+        if keys.length() > 0 || js_sys::Object::keys(&collections).length() > 0 {
+            let detail = super::plain_object(&[("keys", keys.into()), ("collections", collections.into()), ("timeSeries", js_sys::Object::new().into())]);
+            self.emit("expired", &detail);
+        }
+        Ok(())
     }
 
     /// `shred()`: destroys every encryption key and removes everything they encrypted (entries

@@ -57,6 +57,8 @@ impl Store {
     async fn pass(&self) -> Result<(ReapReport, JsValue, Option<Error>)> {
         // What this member's reads extended is written first: it never reaps an entry it read.
         self.extend_now().await;
+        // What expired encryption keys encrypted goes, as expired entries do.
+        self.sweep_expired_keys().await?;
         let conn = self.live().await?;
         let limits = self.0.config.limits;
         let started = now_ms();

@@ -173,6 +173,21 @@ async fn with_a_key_ttl_writes_move_to_a_new_key_and_the_old_one_reads_nothing()
     let ids: Vec<f64> = raw_records(&name).await.iter().map(|r| num(&field(&field(&r, "v"), "x"))).collect();
     assert_eq!(ids.len(), 2);
     assert_ne!(ids[0], ids[1], "two keys");
+    // A key expires like an entry: a reaper pass removes what it encrypted, then the key.
+    let docs = call(&s, "collection", &["docs".into(), JsValue::UNDEFINED]).await;
+    call(&docs, "put", &[js("({ id: 'd1' })")]).await;
+    sleep(400).await;
+    call(&s, "set", &["newest".into(), "3".into()]).await;
+    let expired = listen(&s, "expired");
+    call(&s, "reap", &[]).await;
+    assert_eq!(json(&call(&s, "keys", &[]).await), r#"["newest"]"#, "old and new went with their keys");
+    assert_eq!(num(&call(&s, "count", &[]).await), 1.0);
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0);
+    assert_eq!(raw_store(&name, "meta", "getAll").await.iter().filter(|r| !field(r, "until").is_undefined()).count(), 1, "only the live key left");
+    sleep(50).await;
+    let detail = expired.get(0);
+    assert_eq!(json(&field(&detail, "keys")), r#"["new","old"]"#);
+    assert_eq!(json(&field(&detail, "collections")), r#"{"docs":["d1"]}"#);
     let e = try_open(&db_name("keyttlbad"), js("({ encryption: { keyTtl: 0 } })")).await.unwrap_err();
     assert_error(&e, "RangeError", &["encryption.keyTtl 0"]);
     let e = try_open(&db_name("cryptbad2"), js("({ encryption: 'yes' })")).await.unwrap_err();
