@@ -857,7 +857,8 @@ export class TtlStore {
    * extension, in this tab or another tab or worker) and as each one expires, at its expiry (the
    * store keeps one timer for the soonest expiry among all views), never showing an expired
    * entry. A change re-reads only the keys it touched; a read made for a view does not extend an
-   * idle entry. Each list is a fresh frozen array, given only when something changed, so it can be
+   * idle entry. Each list is a fresh frozen array, given only after a change (a write counts, even
+   * one that stored an equal value: a write racing the first read can repeat it once), so it can be
    * React's `useSyncExternalStore` snapshot as it is:
    * `let list = []; const subscribe = (onChange) => store.observe(q, (l) => { list = l; onChange(); });
    * const getSnapshot = () => list;`

@@ -242,7 +242,8 @@ export function watches(read, target, setTimer) {
 // extension, here or in another member) whose keys the query matches re-reads only those keys;
 // a clear, or an event without keys, re-reads the view. An entry leaves its view at its expiry,
 // told by the store's one timer (`setTimer(at)`, as for watches), not when the reaper removes it.
-// Listeners get a fresh frozen array at each change, and nothing when nothing changed; each is
+// Listeners get a fresh frozen array at each change (a re-read value is a new object, so a write
+// of an equal value counts), and nothing when keys, expiries and values are the same; each is
 // called inside a try/catch (a throw is reported, the others still run). `now()` is the store's
 // clock (src/timer.rs), Unix ms.
 export function views(read, target, setTimer, now) {

@@ -89,6 +89,22 @@ pub fn query_js(query: &ViewQuery) -> JsValue {
     obj.into()
 }
 
+/// The string keys starting with `p`: from `p` to its successor (its last UTF-16 unit below
+/// U+FFFF plus one, those after it dropped), open at the end; from `p` on when it has none.
+fn prefix_range(p: &str) -> KeyRange<JsValue> {
+    let mut units: Vec<u16> = p.encode_utf16().collect();
+    while units.last() == Some(&0xFFFF) {
+        units.pop();
+    }
+    match units.last_mut() {
+        Some(last) => {
+            *last += 1;
+            KeyRange::Bound(JsValue::from_str(p), false, js_sys::JsString::from_char_code(&units).into(), true)
+        }
+        None => KeyRange::LowerBound(JsValue::from_str(p), false),
+    }
+}
+
 impl Store {
     /// Observes `query` (see the module); returns the function that stops it. `read(store,
     /// query, keys)` gives a promise of `[{ key, value, expiresAt }]` (the JS layer's driver runs
@@ -140,11 +156,7 @@ impl Store {
         let keys = match (keys, query) {
             (Some(keys), _) => keys,
             (None, ViewQuery::Keys(ks)) => ks.iter().map(key_js).collect(),
-            (None, ViewQuery::Prefix(p)) => {
-                // Every string starting with `p` sorts from `p` to `p` + U+FFFF.
-                let range = KeyRange::Bound(JsValue::from_str(p), false, JsValue::from_str(&format!("{p}\u{FFFF}")), false);
-                return conn.view_range(Some(range), now).await;
-            }
+            (None, ViewQuery::Prefix(p)) => return conn.view_range(Some(prefix_range(p)), now).await,
             (None, ViewQuery::Range(from, to)) => {
                 let range = match (from.as_ref().map(key_js), to.as_ref().map(key_js)) {
                     (Some(f), Some(t)) => Some(KeyRange::Bound(f, false, t, false)),

@@ -67,6 +67,12 @@ async fn a_view_is_told_its_entries_at_once_and_after_every_change() {
     assert_eq!(last_keys(&seen), r#"["user:a","user:c"]"#);
     call(&s, "clear", &[]).await;
     assert!(until(1000, || seen.length() == 5).await);
+    // A prefix's keys are every string starting with it, U+FFFF after it included.
+    call(&s, "setMany", &[js("[['p:\\uFFFFa', 1], ['p:b', 2], ['p;', 3], ['p', 4]]")]).await;
+    let (edge, stop_edge) = observe(&s, "({ prefix: 'p:' })");
+    assert!(until(1000, || edge.length() == 1).await);
+    assert_eq!(last_keys(&edge), "[\"p:b\",\"p:\u{FFFF}a\"]", "the first read finds them all");
+    stop_edge.call0(&JsValue::UNDEFINED).unwrap();
     assert_eq!(last_keys(&seen), "[]");
     assert_eq!(stat(&s, "views"), 1.0);
     stop.call0(&JsValue::UNDEFINED).unwrap();
