@@ -123,6 +123,9 @@ function positions() {
   add("TtlStore.open { evictOnQuota }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { evictOnQuota: x }), { mention: "evictOnQuota", opens: true });
   add("TtlStore.open { archiveFor }", "after", (e, x) => e.TtlStore.open(e.scratch(), { archiveFor: x }), { mention: "archiveFor", opens: true });
   add("TtlStore.open { onExpire }", "hook", (e, x) => e.TtlStore.open(e.scratch(), { onExpire: x }), { mention: "onExpire", opens: true });
+  // encryption: true, false or { keyTtl } (a duration above 0, as archiveFor).
+  add("TtlStore.open { encryption }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { encryption: x }), { mention: "encryption", opens: true });
+  add("TtlStore.open { encryption: { keyTtl } }", "after", (e, x) => e.TtlStore.open(e.scratch(), { encryption: { keyTtl: x } }), { mention: "encryption.keyTtl", opens: true });
   add("TtlStore.destroy name", "name", (e, x) => e.TtlStore.destroy(x), { mention: "database name" });
   // Entries.
   add("set key", "key", (e, x) => e.store.set(x, 1), { mention: "key" });
