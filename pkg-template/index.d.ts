@@ -115,8 +115,10 @@ export interface StoreOptions {
    * Infinity, -0 too), booleans, null, undefined, BigInt, arrays, plain objects, Date, Map, Set,
    * ArrayBuffer, typed arrays and DataView; anything else (a Blob, a class instance, a cycle, a
    * sparse array) is refused with a `TypeError` naming it. `{ keyTtl }`: writes move to a new key
-   * after this long; the old key expires like an entry: what it encrypted reads as missing from
-   * then on and the next reaper pass removes it (an `"expired"` event), then the key. `shred()`
+   * after this long; the old key stays readable as long again, then expires like an entry: what
+   * it encrypted reads as missing from then on and the next reaper pass removes it (an
+   * `"expired"` event), then the key; a value is readable at least `keyTtl` after it was written,
+   * at most twice that. `shred()`
    * destroys every key. Cannot be combined with `onExpire` or `archiveFor`. `export()` gives
    * plain values (a snapshot is the app's to keep safe); `import()` encrypts. Time series events
    * are not encrypted.

@@ -22,7 +22,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use idb_ttl::core::buckets::SeriesOptions;
-use idb_ttl::core::entry::{is_live, ExpirySpec};
+use idb_ttl::core::entry::{is_live, Expiry, ExpirySpec, Idle, NEVER_MS};
 use idb_ttl::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Ttl, TtlInput, MAX_EXPIRES_AT_SECS};
 use idb_ttl::core::options::{
     collection_options, expire_after, expire_options, query_options, series_options, set_options, store_config,
@@ -615,11 +615,11 @@ proptest! {
         for (step, ttl_s) in steps.iter().zip(&ttls) {
             now += step;
             // A write at this reading, by ttl and by keepTtl over the previous entry.
-            let spec = ExpirySpec::parse(Some(TtlInput::Seconds(f64::from(*ttl_s))), None, false).unwrap();
-            let e = spec.resolve(None, None, now).unwrap();
+            let spec = ExpirySpec::parse(Some(TtlInput::Seconds(f64::from(*ttl_s))), None, false, None).unwrap();
+            let e = spec.resolve(None, None, now).unwrap().e;
             prop_assert!(e >= now && e == now + f64::from(*ttl_s) * 1000.0);
             if let Some(&(_, prev)) = entries.last() {
-                prop_assert_eq!(ExpirySpec::Keep.resolve(None, Some(prev), now).unwrap(), prev);
+                prop_assert_eq!(ExpirySpec::Keep.resolve(None, Some(Expiry::at(prev)), now).unwrap().e, prev);
             }
             entries.push((now, e));
             // What a reaper pass at this reading would remove.
@@ -1408,3 +1408,38 @@ mod reference {
     }
 }
 
+
+proptest! {
+    /// An idle entry read at any moments (reads apart by up to twice its window, with or without
+    /// a cap): after each read it is due to expire between 90 % and 100 % of its window after
+    /// that read, or at its cap, never past the cap; a read at or after its expiry extends
+    /// nothing, and it stays gone.
+    #[test]
+    fn idle_entries_expire_within_a_window_of_their_last_read(
+        start in 1.6e12..2.0e12f64,
+        window_s in 1u32..100_000,
+        cap_s in prop::option::of(1u32..1_000_000),
+        gaps in prop::collection::vec(0.0..2.0f64, 1..40),
+    ) {
+        let window_ms = f64::from(window_s) * 1000.0;
+        let idle = Idle { window_ms, cap_ms: cap_s.map_or(NEVER_MS, |c| start + f64::from(c) * 1000.0) };
+        let mut e = idle.deadline(start);
+        let mut now = start;
+        for gap in gaps {
+            now += gap * window_ms;
+            if !is_live(e, now) {
+                prop_assert_eq!(idle.extension(e, now), None);
+                break;
+            }
+            if let Some(next) = idle.extension(e, now) {
+                prop_assert!(next > e);
+                e = next;
+            }
+            prop_assert!(e <= idle.cap_ms);
+            if e < idle.cap_ms {
+                let left = e - now;
+                prop_assert!(left >= 0.9 * window_ms - 1e-3 && left <= window_ms + 1e-3, "{} ms left of {}", left, window_ms);
+            }
+        }
+    }
+}

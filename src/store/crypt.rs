@@ -3,7 +3,10 @@
 //! non-extractable key the store keeps in its own database (`meta`), keys and ids in plaintext
 //! (they order and index the records). Every call reads the keys afresh rather than keeping
 //! them: a key destroyed by `shred()` in another tab, or expired (`keyTtl`), reads nothing from
-//! that moment, here too. Writes use the newest live key, or make one.
+//! that moment, here too. Writes use the newest key still writable, or make one. With `keyTtl`,
+//! a key is written with for `keyTtl` (`until`), then kept readable for another `keyTtl`
+//! (`expires`), then destroyed with what it encrypted: a value stays readable at least `keyTtl`
+//! after it was written, and at most twice that.
 
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
@@ -63,14 +66,15 @@ impl Store {
         let now = now_ms();
         let keys = js_sys::Map::new();
         for rec in conn.crypto_keys().await?.iter() {
-            if field(&rec, "until").as_f64().is_some_and(|u| u > now) {
+            if expires(&rec) > now {
                 keys.set(&field(&rec, "id"), &field(&rec, "key"));
             }
         }
         Ok(keys)
     }
 
-    /// The key writes use: the newest live one, or a new one (with `keyTtl`, until then).
+    /// The key writes use: the newest one still writable, or a new one (with `keyTtl`: writable
+    /// for that long, readable for as long again).
     async fn sealing_key(&self, conn: &Conn) -> Result<(u32, JsValue)> {
         let now = now_ms();
         let (mut newest, mut next) = (None, 1u32);
@@ -85,8 +89,10 @@ impl Store {
             return Ok(found);
         }
         let key = answer(new_key()).await.map_err(|e| crypto_error("making an encryption key", e))?;
-        let until = self.0.config.encryption.flatten().map_or(f64::INFINITY, |ttl| now + ttl);
-        let rec = super::plain_object(&[("id", next.into()), ("key", key.clone()), ("until", until.into())]);
+        let ttl = self.0.config.encryption.flatten();
+        let until = ttl.map_or(f64::INFINITY, |ttl| now + ttl);
+        let expires = ttl.map_or(f64::INFINITY, |ttl| now + 2.0 * ttl);
+        let rec = super::plain_object(&[("id", next.into()), ("key", key.clone()), ("until", until.into()), ("expires", expires.into())]);
         conn.put_crypto_key(next, rec).await?;
         Ok((next, key))
     }
@@ -130,7 +136,7 @@ impl Store {
             .crypto_keys()
             .await?
             .iter()
-            .filter(|r| field(r, "until").as_f64().is_some_and(|u| u <= now))
+            .filter(|r| expires(r) <= now)
             .filter_map(|r| field(&r, "id").as_f64().map(|id| id as u32))
             .collect();
         if expired.is_empty() {
@@ -189,6 +195,11 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// When a key record stops being readable, Unix ms: `expires`, or `until` for a record without.
+fn expires(rec: &JsValue) -> f64 {
+    field(rec, "expires").as_f64().or_else(|| field(rec, "until").as_f64()).unwrap_or(f64::INFINITY)
 }
 
 fn crypto_error(op: &str, e: JsValue) -> Error {

@@ -162,31 +162,35 @@ async fn resolve_js(p: JsValue) {
 }
 
 #[wasm_bindgen_test]
-async fn with_a_key_ttl_writes_move_to_a_new_key_and_the_old_one_reads_nothing() {
+async fn with_a_key_ttl_a_key_is_written_with_then_read_for_as_long_then_destroyed() {
     let name = db_name("keyttl");
-    let s = open_encrypted(&name, "({ autoReap: false, encryption: { keyTtl: 0.3 } })").await;
+    // keyTtl 0.5 s: key 1 takes writes until 0.5 s, reads until 1 s.
+    let s = open_encrypted(&name, "({ autoReap: false, encryption: { keyTtl: 0.5 } })").await;
     call(&s, "set", &["old".into(), "1".into()]).await;
-    sleep(400).await;
-    assert!(call(&s, "get", &["old".into()]).await.is_undefined(), "its key expired like an entry");
-    call(&s, "set", &["new".into(), "2".into()]).await;
-    assert_eq!(call(&s, "get", &["new".into()]).await, "2");
-    let ids: Vec<f64> = raw_records(&name).await.iter().map(|r| num(&field(&field(&r, "v"), "x"))).collect();
-    assert_eq!(ids.len(), 2);
-    assert_ne!(ids[0], ids[1], "two keys");
-    // A key expires like an entry: a reaper pass removes what it encrypted, then the key.
     let docs = call(&s, "collection", &["docs".into(), JsValue::UNDEFINED]).await;
     call(&docs, "put", &[js("({ id: 'd1' })")]).await;
-    sleep(400).await;
-    call(&s, "set", &["newest".into(), "3".into()]).await;
+    sleep(350).await;
+    call(&s, "set", &["late".into(), "2".into(), js("({ ttl: 3600 })")]).await;
+    sleep(250).await;
+    call(&s, "set", &["new".into(), "3".into()]).await;
+    let ids: Vec<f64> = raw_records(&name).await.iter().map(|r| num(&field(&field(&r, "v"), "x"))).collect();
+    assert_eq!(ids.iter().filter(|&&x| x == ids[0]).count(), 2, "old and late under key 1, new under key 2: {ids:?}");
+    assert_eq!(call(&s, "get", &["late".into()]).await, "2", "a value written late in its key's life is still read");
+    sleep(500).await;
+    for gone in ["old", "late"] {
+        assert!(call(&s, "get", &[gone.into()]).await.is_undefined(), "{gone}: its key expired like an entry");
+    }
+    assert_eq!(call(&s, "get", &["new".into()]).await, "3");
+    // A key expires like an entry: a reaper pass removes what it encrypted, then the key.
     let expired = listen(&s, "expired");
     call(&s, "reap", &[]).await;
-    assert_eq!(json(&call(&s, "keys", &[]).await), r#"["newest"]"#, "old and new went with their keys");
+    assert_eq!(json(&call(&s, "keys", &[]).await), r#"["new"]"#, "what key 1 encrypted went with it");
     assert_eq!(num(&call(&s, "count", &[]).await), 1.0);
     assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0);
-    assert_eq!(raw_store(&name, "meta", "getAll").await.iter().filter(|r| !field(r, "until").is_undefined()).count(), 1, "only the live key left");
+    assert_eq!(raw_store(&name, "meta", "getAll").await.iter().filter(|r| !field(r, "until").is_undefined()).count(), 1, "only key 2 left");
     sleep(50).await;
     let detail = expired.get(0);
-    assert_eq!(json(&field(&detail, "keys")), r#"["new","old"]"#);
+    assert_eq!(json(&field(&detail, "keys")), r#"["late","old"]"#);
     assert_eq!(json(&field(&detail, "collections")), r#"{"docs":["d1"]}"#);
     let e = try_open(&db_name("keyttlbad"), js("({ encryption: { keyTtl: 0 } })")).await.unwrap_err();
     assert_error(&e, "RangeError", &["encryption.keyTtl 0"]);

@@ -210,3 +210,17 @@ async fn a_collections_view_follows_its_documents_and_their_ttl_index() {
     assert_error(&e, "TypeError", &["observe listener 1"]);
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn an_eviction_reaches_a_view() {
+    let name = db_name("viewevict");
+    let s = open(&name, js("({ autoReap: false, maxEntries: 2 })")).await;
+    call(&s, "setMany", &[js("[['a', 1, { ttl: 60 }], ['b', 2, { ttl: 120 }]]")]).await;
+    let (seen, _stop) = observe(&s, "({ from: 'a', to: 'z' })");
+    assert!(until(1000, || seen.length() == 1).await);
+    assert_eq!(last_keys(&seen), r#"["a","b"]"#);
+    // Over the cap: the entry nearest to expiry is evicted, and the view hears it.
+    call(&s, "set", &["c".into(), 3.into(), js("({ ttl: 600 })")]).await;
+    assert!(until(1000, || last_keys(&seen) == r#"["b","c"]"#).await, "{}", last_keys(&seen));
+    destroy(&name).await;
+}
