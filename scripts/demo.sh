@@ -6,7 +6,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-bash scripts/setup.sh
+# Only what the build and the page need: the browsers, geckodriver and Redis are the tests'.
+bash scripts/setup.sh --demo
 bash scripts/build.sh
 [ -f www/index.html ] || echo "demo: warning: www/index.html does not exist yet" >&2
 

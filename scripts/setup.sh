@@ -2,7 +2,12 @@
 # Installs everything the build and the tests need, skipping what is already there.
 # Safe to rerun; works with no stdin and CI=true. Needs: Debian 12, rustup (cargo), node + npm.
 # Each step prints one line: "ok <thing> (already there)" or "installing <thing>...".
+# `--demo`: only what the build and the demo need (steps 1, 3, 4, 6); the browsers, geckodriver
+# and Redis (steps 2, 5, 7) are the tests' (scripts/demo.sh passes it).
 set -euo pipefail
+
+demo_only=false
+[ "${1:-}" = "--demo" ] && demo_only=true
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -36,6 +41,7 @@ fi
 # 2. The browsers and their WebDriver servers, from Debian: Chromium + chromedriver (browser suite,
 #    page tests), Firefox ESR (geckodriver comes from cargo, step 5), WebKitGTK's WebKitWebDriver
 #    with its MiniBrowser, and Xvfb for it (WebKitGTK has no headless mode).
+if ! $demo_only; then
 missing_debs=()
 for deb in chromium chromium-driver firefox-esr webkit2gtk-driver xvfb xauth; do
   dpkg -s "$deb" 2>/dev/null | grep '^Status: install ok installed' >/dev/null || missing_debs+=("$deb")
@@ -53,6 +59,7 @@ else
     as_root apt-get update -q </dev/null
     as_root apt-get install -y -q "${missing_debs[@]}" </dev/null
   fi
+fi
 fi
 
 # 3. wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in Cargo.lock: wasm-pack and
@@ -82,7 +89,9 @@ fi
 # 5. geckodriver, Firefox's WebDriver server (the npm package of that name downloads a binary
 #    from a host this machine cannot reach; crates.io has the source).
 GECKODRIVER_VERSION=0.37.0
-if [ "$( (geckodriver --version 2>/dev/null || true) | awk 'NR == 1 { print $2 }')" = "$GECKODRIVER_VERSION" ]; then
+if $demo_only; then
+  :
+elif [ "$( (geckodriver --version 2>/dev/null || true) | awk 'NR == 1 { print $2 }')" = "$GECKODRIVER_VERSION" ]; then
   echo "ok geckodriver $GECKODRIVER_VERSION (already there)"
 else
   echo "installing geckodriver $GECKODRIVER_VERSION (cargo install, a few minutes)..."
@@ -119,6 +128,11 @@ case "$wasm_opt" in
   "$ROOT/node_modules/.bin/wasm-opt") ;;
   *) die "wasm-opt on PATH is '${wasm_opt:-none}', expected the npm one in node_modules/.bin" ;;
 esac
+
+if $demo_only; then
+  echo "setup: the demo needs no more (--demo); scripts/test.sh installs the browsers, geckodriver and Redis"
+  exit 0
+fi
 
 # 7. examples/redis-handoff: Debian's redis-server (the example's tests start their own on a free
 #    port) and the example's npm dependency (the `redis` client), from its package-lock.json.
