@@ -78,4 +78,31 @@ for (const engine of ["firefox", "webkit"]) {
       assert.equal(await session.eval(() => window.store.get("greeting")), null, "get() no longer returns it");
     });
   });
+
+  // The Vault panel (www/vault.js): Web Crypto in this engine encrypts a secret that reads back,
+  // IndexedDB holds only ciphertext, and shred() leaves nothing.
+  test(`${engine}: the demo's vault encrypts, reads back and shreds`, { timeout: TEST_TIMEOUT_MS * 2, skip }, async () => {
+    await withEngine(engine, async (session, url) => {
+      await session.goto(url);
+      await waitReady(session);
+      const secret = `vault-${engine}-${Date.now()}`;
+      await session.waitFor(() => !document.querySelector('[data-testid="vault-save"]').disabled || null, 10_000, "the vault to open");
+      await session.eval((secret) => {
+        const input = document.querySelector('[data-testid="vault-secret"]');
+        input.value = secret;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        document.querySelector('[data-testid="vault-save"]').click();
+      }, secret);
+      const back = await session.waitFor(`(() => { const t = document.querySelector('[data-testid="vault-readback"]').textContent; return t === ${JSON.stringify(JSON.stringify(secret))} ? t : null; })`, 10_000, "the secret read back");
+      assert.equal(back, JSON.stringify(secret));
+      const raw = await session.waitFor(() => {
+        const el = document.querySelector('[data-testid="vault-raw"]');
+        return el.dataset.state === "sealed" ? el.textContent : null;
+      }, 10_000, "the raw record shown");
+      assert.ok(!raw.includes(secret), `IndexedDB shows the secret: ${raw}`);
+      await session.eval(() => document.querySelector('[data-testid="vault-shred"]').click());
+      await session.waitFor(() => document.querySelector('[data-testid="vault-readback"]').textContent === "undefined" || null, 10_000, "nothing after shred");
+      assert.equal(await session.eval(() => window.vaultStore.get("token")), null, "get() agrees (undefined, sent back as null)");
+    });
+  });
 }
