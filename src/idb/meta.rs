@@ -209,11 +209,21 @@ impl Conn {
         Ok(self.ask("reading the encryption keys", META, None, Ask::All(Some(range), None)).await?.unchecked_into())
     }
 
-    /// Stores a new encryption key record under id `id`.
-    pub async fn put_crypto_key(&self, id: u32, record: JsValue) -> Result<()> {
+    /// Stores a new encryption key record under id `id`, unless another member stored one
+    /// under that id first (both read the same keys and made a key at once): then that one,
+    /// which the caller uses instead.
+    pub async fn put_crypto_key(&self, id: u32, record: JsValue) -> Result<Option<JsValue>> {
         let run = self.begin("saving an encryption key", &[META], true, 1)?;
-        run.put_at(&run.store(META)?, record, format!("key:{id}").into())?;
-        run.done().await
+        let store = run.store(META)?;
+        let key: JsValue = format!("key:{id}").into();
+        let there = run.wait(&mut run.ask(&store, Ask::Get(key.clone()))?).await?;
+        if !there.is_undefined() {
+            run.wrote_nothing();
+            return Ok(Some(there));
+        }
+        run.put_at(&store, record, key)?;
+        run.done().await?;
+        Ok(None)
     }
 
     /// Removes the encryption key records `ids`.

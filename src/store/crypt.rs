@@ -93,8 +93,11 @@ impl Store {
         let until = ttl.map_or(f64::INFINITY, |ttl| now + ttl);
         let expires = ttl.map_or(f64::INFINITY, |ttl| now + 2.0 * ttl);
         let rec = super::plain_object(&[("id", next.into()), ("key", key.clone()), ("until", until.into()), ("expires", expires.into())]);
-        conn.put_crypto_key(next, rec).await?;
-        Ok((next, key))
+        match conn.put_crypto_key(next, rec).await? {
+            // Another member made key `next` at the same moment: its key, not this one.
+            Some(theirs) => Ok((next, field(&theirs, "key"))),
+            None => Ok((next, key)),
+        }
     }
 
     /// `items` (see [`item`]) encrypted, in order; a value that cannot be written faithfully

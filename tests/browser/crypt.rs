@@ -218,3 +218,16 @@ async fn export_gives_plaintext_and_import_encrypts() {
     destroy(&from).await;
     destroy(&to).await;
 }
+
+#[wasm_bindgen_test]
+async fn two_connections_making_the_first_key_at_once_share_one() {
+    let name = db_name("cryptrace");
+    let (a, b) = (open_encrypted(&name, "({ autoReap: false, encryption: true })").await, open_encrypted(&name, "({ autoReap: false, encryption: true })").await);
+    let (x, y) = futures_join(call(&a, "set", &["from-a".into(), "A".into()]), call(&b, "set", &["from-b".into(), "B".into()])).await;
+    assert!(x.is_undefined() && y.is_undefined());
+    for s in [&a, &b] {
+        assert_eq!(json(&call(s, "getMany", &[js("['from-a', 'from-b']")]).await), r#"["A","B"]"#, "each reads what both wrote");
+    }
+    assert_eq!(raw_store(&name, "meta", "getAll").await.iter().filter(|r| !field(r, "until").is_undefined()).count(), 1, "one key");
+    destroy(&name).await;
+}
