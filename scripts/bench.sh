@@ -9,7 +9,13 @@
 # Not a test: nothing here fails on a slow number.
 #   scripts/bench.sh [run.mjs options: --reps N --reps-big N --budget-s S --lf-bulk-100k off]
 #   BENCH_SKIP_BUILD=1 scripts/bench.sh   # reuse the installed tools and the current www/pkg
+#   scripts/bench.sh --backend sqlite      # on Chromium's SQLite IndexedDB backend (default leveldb)
 set -euo pipefail
+
+if [ "${1:-}" = "--backend" ]; then
+  export IDB_BACKEND="${2:?--backend needs leveldb or sqlite}"
+  shift 2
+fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

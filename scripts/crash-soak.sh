@@ -17,7 +17,13 @@
 #   scripts/crash-soak.sh                        # 200 kills
 #   CRASH_KILLS=50 scripts/crash-soak.sh         # a shorter run
 #   CRASH_SEED=1234 scripts/crash-soak.sh        # the kill delays and writes of an earlier run
+#   scripts/crash-soak.sh --backend sqlite       # on Chromium's SQLite IndexedDB backend
 set -euo pipefail
+
+if [ "${1:-}" = "--backend" ]; then
+  export IDB_BACKEND="${2:?--backend needs leveldb or sqlite}"
+  shift 2
+fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -4,13 +4,15 @@
 #   2. cargo test                            host: the pure core, property tests at a fixed seed
 #   3. the browser suite (tests/browser.rs; tests/browser_sw.rs runs part of it inside a service
 #      worker) under wasm-pack test --headless, in three engines:
-#      Chromium (chromedriver), Firefox ESR (geckodriver), WebKitGTK (WebKitWebDriver, Xvfb)
+#      Chromium (chromedriver), Firefox ESR (geckodriver), WebKitGTK (WebKitWebDriver, Xvfb),
+#      and Chromium again on its SQLite IndexedDB backend (IdbSqliteBackingStore)
 #   4. scripts/build.sh                      the release package pkg/ (and www/pkg/), size budget
 #   5. tsc -p tests/types                    typings: README examples compile, misuse fails
 #   6. node --test tests/page/               the demo: Chromium (playwright-core); essentials in
 #                                            Firefox and WebKit (WebDriver)
 #   7. node --test tests/package/            the packed npm tarball in a Vite 8/7 app (dev, build,
 #                                            worker), Node SSR, a plain module page
+#   8. the crash test on Chromium's SQLite backend (IDB_BACKEND=sqlite; step 6 ran it on LevelDB)
 # Each runner's output is shown as it is, and kept in target/test-logs/<stage>.log. The last line
 # is "summary: N passed, M failed", summed over the stages that count tests.
 set -euo pipefail
@@ -152,6 +154,13 @@ RETRY_IF=page_never_loaded run_stage browser-chromium count_libtest \
   env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium.json" \
   timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser --test browser_sw
+# Chrome is rolling out a SQLite IndexedDB backend for new data: the same suite on it.
+printf '{ "goog:chromeOptions": { "args": ["proxy-server=http://127.0.0.1:%s", "proxy-bypass-list=<-loopback>", "enable-features=IdbSqliteBackingStore,IdbSqliteOnDiskRollout"] } }\n' \
+  "$(cat "$LOGS/runner-proxy.port")" > "$LOGS/webdriver-chromium-sqlite.json"
+RETRY_IF=page_never_loaded run_stage browser-chromium-sqlite count_libtest \
+  env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
+  WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium-sqlite.json" \
+  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser --test browser_sw
 RETRY_IF=page_never_loaded run_stage browser-firefox count_libtest \
   env -u CHROMEDRIVER -u SAFARIDRIVER GECKODRIVER="$HOME/.cargo/bin/geckodriver" \
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/webdriver-firefox.json" \
@@ -168,6 +177,8 @@ run_stage types - tsc -p tests/types
 
 NO_SKIPS=1 run_stage page-test count_node node --test tests/page/
 NO_SKIPS=1 run_stage package-test count_node node --test tests/package/
+# The crash test (10 kills) on the SQLite backend; it checks that backend wrote the profile.
+NO_SKIPS=1 run_stage crash-sqlite count_node env IDB_BACKEND=sqlite node --test tests/page/crash.test.mjs
 
 echo
 summary

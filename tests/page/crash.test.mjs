@@ -54,7 +54,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { chromium } from "playwright-core";
-import { CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, startServer, stopServer } from "./harness.mjs";
+import { CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, backendOnDisk, startServer, stopServer } from "./harness.mjs";
 import { prng } from "./fixtures/prng.mjs";
 
 const FIXTURE = "tests/page/fixtures/crash.html";
@@ -578,6 +578,7 @@ test(`crash durability: ${KILLS} SIGKILLs of Chromium while a page writes and ha
   // and writes it gave before the hand-off was added.
   const hookRand = prng((SEED ^ 0x5bd1e995) >>> 0);
   const profile = mkdtempSync(join(tmpdir(), "idb-ttl-crash-"));
+  let onDisk = null;
   const server = startServer(ROOT);
   const expected = new Expected();
   const handOff = new HandOff();
@@ -690,13 +691,16 @@ test(`crash durability: ${KILLS} SIGKILLs of Chromium while a page writes and ha
       handOff.crashed(at);
       assert.deepEqual(expected.errors, [], `writes failed before kill ${kills} (seed ${SEED})`);
     }
+    // The backend asked for (IDB_BACKEND) is the one that wrote the profile.
+    onDisk = backendOnDisk(profile);
   } finally {
     process.off("SIGINT", interrupted).off("SIGTERM", interrupted);
     if (chrome) await kill(chrome.child).catch(() => {});
     await stopServer(server.child);
     rmSync(profile, { recursive: true, force: true });
-    console.log(`crash: ${summary()}`);
+    console.log(`crash: ${summary()}; backend on disk: ${onDisk}`);
   }
+  assert.equal(onDisk, process.env.IDB_BACKEND || "leveldb", "the IndexedDB backend that wrote the profile");
   assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
   assert.equal(losses.length, 0, `silent losses (seed ${SEED}):\n  ${losses.slice(0, QUOTED_LOSSES).join("\n  ")}`);
   assert.deepEqual(signalErrors, [], `open() reported data loss inconsistently (seed ${SEED})`);

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,32 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  ...backendFlags(),
 ];
+
+/**
+ * Which IndexedDB backend wrote the profile `profile`: "leveldb" (an origin's
+ * `<origin>.indexeddb.leveldb` directory), "sqlite" (an origin's directory of database files),
+ * or null (nothing written yet).
+ */
+export function backendOnDisk(profile) {
+  const dir = join(profile, "Default", "IndexedDB");
+  if (!existsSync(dir)) return null;
+  const names = readdirSync(dir);
+  if (names.some((n) => n.endsWith(".indexeddb.leveldb"))) return "leveldb";
+  return names.some((n) => !n.includes(".indexeddb.") && !n.endsWith(".blob")) ? "sqlite" : null;
+}
+
+/**
+ * Chromium's IndexedDB backend for these tests: LevelDB by default; `IDB_BACKEND=sqlite` turns on
+ * the SQLite backing store Chrome is rolling out for new data (scripts/test.sh runs the browser
+ * suite and the crash test on both).
+ */
+export function backendFlags(backend = process.env.IDB_BACKEND || "leveldb") {
+  if (backend === "leveldb") return [];
+  if (backend === "sqlite") return ["--enable-features=IdbSqliteBackingStore,IdbSqliteOnDiskRollout"];
+  throw new Error(`IDB_BACKEND=${backend}: expected leveldb or sqlite`);
+}
 
 /** `node:test` timeout of every page test. */
 export const TEST_TIMEOUT_MS = 60_000;
