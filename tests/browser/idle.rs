@@ -8,21 +8,6 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::util::*;
 
-async fn until(ms: u32, mut cond: impl FnMut() -> bool) -> bool {
-    for _ in 0..ms / 10 {
-        if cond() {
-            return true;
-        }
-        sleep(10).await;
-    }
-    cond()
-}
-
-fn stat(s: &JsValue, name: &str) -> f64 {
-    let stats = js_sys::Function::from(Reflect::get(s, &"stats".into()).unwrap()).call0(s).unwrap();
-    num(&field(&stats, name))
-}
-
 async fn detail(s: &JsValue, key: &str) -> JsValue {
     call(s, "ttl", &[key.into(), js("({ detail: true })")]).await
 }

@@ -16,17 +16,6 @@ fn js_stats(s: &JsValue) -> JsValue {
     f.call0(s).expect("stats()")
 }
 
-/// Waits up to `ms` for `cond`, checking every 20 ms.
-async fn until(ms: u32, mut cond: impl FnMut() -> bool) -> bool {
-    for _ in 0..ms / 20 {
-        if cond() {
-            return true;
-        }
-        sleep(20).await;
-    }
-    cond()
-}
-
 #[wasm_bindgen_test]
 async fn one_member_reaps_and_another_takes_over_when_it_closes() {
     let name = db_name("leader");

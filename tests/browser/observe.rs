@@ -7,16 +7,6 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::util::*;
 
-async fn until(ms: u32, mut cond: impl FnMut() -> bool) -> bool {
-    for _ in 0..ms / 10 {
-        if cond() {
-            return true;
-        }
-        sleep(10).await;
-    }
-    cond()
-}
-
 /// Observes `query` on `s`: every list the listener got, and the function that stops it.
 fn observe(s: &JsValue, query: &str) -> (Array, Function) {
     let seen = Array::new();
@@ -34,11 +24,6 @@ fn observe(s: &JsValue, query: &str) -> (Array, Function) {
 fn last_keys(seen: &Array) -> String {
     let list: Array = seen.get(seen.length() - 1).unchecked_into();
     json(&list.iter().map(|e| field(&e, "key")).collect::<Array>())
-}
-
-fn stat(s: &JsValue, name: &str) -> f64 {
-    let stats = Function::from(Reflect::get(s, &"stats".into()).unwrap()).call0(s).unwrap();
-    num(&field(&stats, name))
 }
 
 #[wasm_bindgen_test]

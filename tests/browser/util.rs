@@ -251,3 +251,20 @@ pub async fn futures_join<A: std::future::Future, B: std::future::Future>(a: A, 
     (ra.unwrap(), rb.unwrap())
 }
 
+
+/// Waits up to `ms` for `cond`, checking every 10 ms; whether it held.
+pub async fn until(ms: u32, mut cond: impl FnMut() -> bool) -> bool {
+    for _ in 0..ms / 10 {
+        if cond() {
+            return true;
+        }
+        sleep(10).await;
+    }
+    cond()
+}
+
+/// The number `name` of `store.stats()`.
+pub fn stat(store: &JsValue, name: &str) -> f64 {
+    let stats = Function::from(Reflect::get(store, &"stats".into()).unwrap()).call0(store).unwrap();
+    num(&field(&stats, name))
+}

@@ -29,17 +29,6 @@ fn stats(s: &JsValue) -> JsValue {
     f.call0(s).expect("stats()")
 }
 
-/// Waits up to `ms` for `cond`, checking every 10 ms.
-async fn until(ms: u32, mut cond: impl FnMut() -> bool) -> bool {
-    for _ in 0..ms / 10 {
-        if cond() {
-            return true;
-        }
-        sleep(10).await;
-    }
-    cond()
-}
-
 /// What `seen` holds, as JSON (`undefined` as null).
 fn told(seen: &Array) -> String {
     json(&seen.iter().map(|v| if v.is_undefined() { JsValue::NULL } else { v }).collect::<Array>().into())
