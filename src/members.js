@@ -252,7 +252,9 @@ export function views(read, target, setTimer, now) {
   const report = (e) => {
     try { reportError(e); } catch { queueMicrotask(() => { throw e; }); }
   };
-  const cmp = (a, b) => indexedDB.cmp(a, b);
+  // IndexedDB's order of the keys a store holds (numbers, then strings by UTF-16 code unit), so
+  // this file makes no IndexedDB call.
+  const cmp = (a, b) => (typeof a !== typeof b ? (typeof a === "number" ? -1 : 1) : a < b ? -1 : a > b ? 1 : 0);
   const matches = ({ prefix, keys, from, to, collection }, k) => {
     if (collection !== undefined) return true;
     if (prefix !== undefined) return typeof k === "string" && k.startsWith(prefix);

@@ -190,6 +190,11 @@ pub fn series_key(name: &str) -> String {
     format!("series:{name}")
 }
 
+/// The `meta` keys of the encryption key records, `key:<id>`.
+fn crypto_key_range() -> indexed_db_futures::KeyRange<JsValue> {
+    super::runner::req::range("key:".into(), false, "key:\u{FFFF}".into(), false)
+}
+
 impl Conn {
     /// Every stored definition.
     pub async fn definitions(&self) -> Result<Vec<Definition>> {
@@ -205,8 +210,7 @@ impl Conn {
     /// The encryption keys stored (`meta` keys `key:<id>`): `{ id, key, until }` records, `key` a
     /// non-extractable CryptoKey, `until` when writes stop using it (Unix ms, `Infinity`: never).
     pub async fn crypto_keys(&self) -> Result<Array> {
-        let range = super::runner::req::range("key:".into(), false, "key:\u{FFFF}".into(), false);
-        Ok(self.ask("reading the encryption keys", META, None, Ask::All(Some(range), None)).await?.unchecked_into())
+        Ok(self.ask("reading the encryption keys", META, None, Ask::All(Some(crypto_key_range()), None)).await?.unchecked_into())
     }
 
     /// Stores a new encryption key record under id `id`, unless another member stored one
@@ -267,8 +271,7 @@ impl Conn {
         self.hints.clear();
         self.extending.clear();
         let run = self.begin("shredding", &[META, ENTRIES, DOCS], true, u32::MAX)?;
-        let keys = super::runner::req::range("key:".into(), false, "key:\u{FFFF}".into(), false);
-        run.delete(&run.store(META)?, keys)?;
+        run.delete(&run.store(META)?, crypto_key_range())?;
         run.clear(&run.store(ENTRIES)?)?;
         run.clear(&run.store(DOCS)?)?;
         run.done().await
