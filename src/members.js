@@ -253,8 +253,8 @@ export function views(read, target, setTimer, now) {
     try { reportError(e); } catch { queueMicrotask(() => { throw e; }); }
   };
   // IndexedDB's order of the keys a store holds (numbers, then strings by UTF-16 code unit), so
-  // this file makes no IndexedDB call.
-  const cmp = (a, b) => (typeof a !== typeof b ? (typeof a === "number" ? -1 : 1) : a < b ? -1 : a > b ? 1 : 0);
+  // this file makes no IndexedDB call ("number" sorts before "string" by name too).
+  const cmp = (a, b) => (typeof a === typeof b ? (a > b) - (a < b) : typeof a < typeof b ? -1 : 1);
   const matches = ({ prefix, keys, from, to, collection }, k) => {
     if (collection !== undefined) return true;
     if (prefix !== undefined) return typeof k === "string" && k.startsWith(prefix);

@@ -190,11 +190,6 @@ pub fn series_key(name: &str) -> String {
     format!("series:{name}")
 }
 
-/// The `meta` keys of the encryption key records, `key:<id>`.
-fn crypto_key_range() -> indexed_db_futures::KeyRange<JsValue> {
-    super::runner::req::range("key:".into(), false, "key:\u{FFFF}".into(), false)
-}
-
 impl Conn {
     /// Every stored definition.
     pub async fn definitions(&self) -> Result<Vec<Definition>> {
@@ -210,7 +205,8 @@ impl Conn {
     /// The encryption keys stored (`meta` keys `key:<id>`): `{ id, key, until }` records, `key` a
     /// non-extractable CryptoKey, `until` when writes stop using it (Unix ms, `Infinity`: never).
     pub async fn crypto_keys(&self) -> Result<Array> {
-        Ok(self.ask("reading the encryption keys", META, None, Ask::All(Some(crypto_key_range()), None)).await?.unchecked_into())
+        let range = super::runner::req::range("key:".into(), false, "key:\u{FFFF}".into(), false);
+        Ok(self.ask("reading the encryption keys", META, None, Ask::All(Some(range), None)).await?.unchecked_into())
     }
 
     /// Stores a new encryption key record under id `id`, unless another member stored one
@@ -271,7 +267,8 @@ impl Conn {
         self.hints.clear();
         self.extending.clear();
         let run = self.begin("shredding", &[META, ENTRIES, DOCS], true, u32::MAX)?;
-        run.delete(&run.store(META)?, crypto_key_range())?;
+        let keys = super::runner::req::range("key:".into(), false, "key:\u{FFFF}".into(), false);
+        run.delete(&run.store(META)?, keys)?;
         run.clear(&run.store(ENTRIES)?)?;
         run.clear(&run.store(DOCS)?)?;
         run.done().await

@@ -5,16 +5,13 @@
 // its own database (src/store/crypt.rs). Web Crypto answers in promises; the wasm awaits them
 // through catch bindings. What a value cannot be written as faithfully is refused, by path.
 
+import { kindOf } from "./snapshot.js";
+
 const ALGORITHM = "AES-GCM";
 const ACCEPTED = "strings, numbers (NaN, Infinity and -0 too), booleans, null, undefined, BigInt, " +
   "arrays, plain objects, Date, Map, Set, ArrayBuffer, typed arrays and DataView";
 const VIEWS = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
   "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array", "DataView"];
-
-function kindOf(v) {
-  const name = v.constructor && v.constructor.name ? v.constructor.name : "non-plain object";
-  return /^([AEIO]|[FHLMNRSX][A-Z])/.test(name) ? `an ${name}` : `a ${name}`;
-}
 
 function refuse(what, path, kind) {
   throw new TypeError(`${what}: ${path} is ${kind}, which an encrypted store cannot write faithfully; ` +

@@ -9,7 +9,7 @@
 const FORMAT = "idb-ttl-snapshot";
 
 // "a Map", "an ArrayBuffer", "an HTMLDivElement": what a non-plain object is, for messages.
-function kindOf(v) {
+export function kindOf(v) {
   const name = v.constructor && v.constructor.name ? v.constructor.name : "non-plain object";
   return /^([AEIO]|[FHLMNRSX][A-Z])/.test(name) ? `an ${name}` : `a ${name}`;
 }

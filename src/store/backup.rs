@@ -7,7 +7,6 @@ use js_sys::Array;
 use wasm_bindgen::JsValue;
 
 use super::Store;
-use crate::js::convert::field;
 use crate::core::buckets::SeriesOptions;
 use crate::core::entry::{Expiry, ExpirySpec, Idle, NEVER_MS};
 use crate::core::error::{Error, Result};
@@ -52,6 +51,10 @@ pub struct ImportReport {
     pub events: u32,
     /// Items left out: expired since the export.
     pub skipped: u32,
+}
+
+fn field(v: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(v, &name.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// Copies of `records` with `v` replaced by `values` (in order), those left `undefined` out.

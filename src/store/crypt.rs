@@ -15,7 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::Store;
 use crate::core::error::{Error, Result};
 use crate::idb::{describe_key, Conn};
-use crate::js::convert::{field, refused};
+use crate::js::convert::refused;
 use crate::timer::now_ms;
 
 #[wasm_bindgen(module = "/src/js/crypt.js")]
@@ -49,6 +49,10 @@ const SWEEP_BATCH: u32 = 1000;
 
 async fn answer(p: std::result::Result<Promise, JsValue>) -> std::result::Result<JsValue, JsValue> {
     JsFuture::from(p?).await
+}
+
+fn field(v: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(v, &name.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
 impl Store {

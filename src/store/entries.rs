@@ -12,6 +12,11 @@ use crate::timer::now_ms;
 
 use super::crypt;
 
+/// A value `unseal` gave for a record whose key is gone.
+fn is_gone(v: &JsValue) -> bool {
+    v.is_undefined()
+}
+
 impl Store {
     /// Writes `key`; see [`ExpirySpec`] for the options.
     pub async fn set(&self, key: JsValue, value: JsValue, spec: ExpirySpec) -> Result<()> {
@@ -196,7 +201,7 @@ impl Store {
         }
         let (keys, values): (Vec<JsValue>, Vec<JsValue>) = entries.iter().map(|kv| (Array::from(&kv).get(0), Array::from(&kv).get(1))).unzip();
         let values = self.open_values(&conn, &keys, values).await?;
-        Ok(keys.iter().zip(values).filter(|(_, v)| !v.is_undefined()).map(|(k, v)| JsValue::from(Array::of2(k, &v))).collect())
+        Ok(keys.iter().zip(values).filter(|(_, v)| !is_gone(v)).map(|(k, v)| JsValue::from(Array::of2(k, &v))).collect())
     }
 
     /// Number of live entries.
