@@ -9,7 +9,8 @@
 #   4. scripts/build.sh                      the release package pkg/ (and www/pkg/), size budget
 #   5. tsc -p tests/types                    typings: README examples compile, misuse fails
 #   6. node --test tests/page/               the demo: Chromium (playwright-core); essentials in
-#                                            Firefox and WebKit (WebDriver)
+#                                            Firefox and WebKit (WebDriver); four files at a time,
+#                                            then the two that time the page, alone
 #   7. node --test tests/package/            the packed npm tarball in a Vite 8/7 app (dev, build,
 #                                            worker), Node SSR, a plain module page
 #   8. the crash test on Chromium's SQLite backend (IDB_BACKEND=sqlite; step 6 ran it on LevelDB)
@@ -175,7 +176,20 @@ run_stage build - bash scripts/build.sh
 # The published declarations (pkg/index.d.ts) against the README's examples and known misuse.
 run_stage types - tsc -p tests/types
 
-NO_SKIPS=1 run_stage page-test count_node node --test tests/page/
+# The page tests mostly wait (for expiries, reaper passes, reloads), each file on its own server
+# (a free port), browser profile (a fresh directory) and Redis (a free port): they run
+# PAGE_TEST_JOBS files at a time (node's default here, on 2 cores, is one). The files that
+# measure the page's own timing run after them, alone: jank.test.mjs fails on any long task
+# (> 50 ms), which a renderer starved of CPU by other files' browsers shows without the page
+# being at fault, and demo-idle.test.mjs checks a session ends within a 200 ms tick of its time.
+PAGE_TEST_JOBS="${PAGE_TEST_JOBS:-4}"
+page_alone=(tests/page/jank.test.mjs tests/page/demo-idle.test.mjs)
+page_shared=()
+for f in tests/page/*.test.mjs; do
+  case " ${page_alone[*]} " in *" $f "*) ;; *) page_shared+=("$f") ;; esac
+done
+NO_SKIPS=1 run_stage page-test count_node node --test --test-concurrency="$PAGE_TEST_JOBS" "${page_shared[@]}"
+NO_SKIPS=1 run_stage page-test-alone count_node node --test --test-concurrency=1 "${page_alone[@]}"
 NO_SKIPS=1 run_stage package-test count_node node --test tests/package/
 # The crash test (10 kills) on the SQLite backend; it checks that backend wrote the profile.
 NO_SKIPS=1 run_stage crash-sqlite count_node env IDB_BACKEND=sqlite node --test tests/page/crash.test.mjs

@@ -219,6 +219,13 @@ test("logs collection: a document is live, then archived at its archive tier, th
     assert.equal(read.archived?.msg, "GET /index.html 200");
     assert.equal(await page.getAttribute(sel("logs-archived"), "data-value"), "1");
     // Offered to the server once, when it reached its first tier: "archive", expiresAt = its delete tier.
+    // The hook accepted it before it was archived: the page's server holds it already.
+    assert.deepEqual(await page.evaluate(() => window.server.receipts.filter((r) => r.key === "l1").map((r) => [r.kind, r.action])),
+      [["document", "archive"]], "received by the server before it shows archived");
+    // The server's list is drawn by the hand-off panel's own refresh (every 250 ms), independent of
+    // the logs panel's: it may show the document archived a tick before the list shows that receipt
+    // (seen on a loaded machine: no row yet), so wait for the row rather than read it at once.
+    await page.waitForSelector(serverRows("l1"), { state: "attached", timeout: 3_000 });
     const row = await page.$eval(serverRows("l1"), (tr) => ({ ...tr.dataset }));
     assert.equal(row.kind, "document");
     assert.equal(row.name, "logs");
