@@ -693,6 +693,32 @@ export interface Snapshot {
   timeSeries: { name: string; options: TimeSeriesInfo; buckets: { meta: unknown; expiresAt: number | null; events: unknown[] }[] }[];
 }
 
+/**
+ * The last argument of long work (`setMany`, `import`, `export`, `exportStream`, `clear`,
+ * `reap`). Any other property is a `TypeError`.
+ */
+export interface LongOptions {
+  /**
+   * Aborting rejects the call with the signal's reason (`setMany` and `import` write nothing;
+   * `reap()` keeps what it removed, announced by `"expired"` and counted in `stats()`; an
+   * `exportStream()` errors with it). Already aborted: the call does nothing. An abort after the
+   * work committed has no effect.
+   */
+  signal?: AbortSignal;
+  /**
+   * Told `{ done, total }` at most every 100 ms while the call runs, when it changed: records
+   * written (`setMany`, `import`), read (`export`), removed (`reap`), or the one request of
+   * `clear`. One that throws stops the call as an abort would, which rejects with what it threw.
+   */
+  onProgress?: (progress: Progress) => void;
+}
+
+/** How far a long call got. */
+export interface Progress {
+  done: number;
+  total: number;
+}
+
 /** What `store.import(snapshot)` restored. */
 export interface ImportReport {
   entries: number;
@@ -775,9 +801,9 @@ export class TtlStore {
   /** Removes `key`; `true` if a live entry was removed. */
   delete(key: Key): Promise<boolean>;
   /** Removes every entry. */
-  clear(): Promise<void>;
-  /** Writes every entry in one transaction: all or nothing. */
-  setMany(entries: SetManyEntry[]): Promise<void>;
+  clear(options?: LongOptions): Promise<void>;
+  /** Writes every entry in one transaction: all or nothing (an aborted `signal` writes nothing). */
+  setMany(entries: SetManyEntry[], options?: LongOptions): Promise<void>;
   /** Values in the order of `keys`, `undefined` where missing or expired. */
   getMany<T = unknown>(keys: Key[]): Promise<(T | undefined)[]>;
   /** Removes `keys`; how many live entries were removed. */
@@ -809,9 +835,20 @@ export class TtlStore {
    * Rejects with a `TypeError` naming the value if one cannot be carried by JSON (a `Map`, a
    * `Blob`, `undefined`...): nothing is silently changed.
    */
-  export(): Promise<Snapshot>;
-  /** Restores a snapshot; what expired since the export is left out. */
-  import(snapshot: Snapshot): Promise<ImportReport>;
+  export(options?: LongOptions): Promise<Snapshot>;
+  /**
+   * The export as a stream of snapshots of up to 1 000 items each (each importable alone), read
+   * page by page as the stream is read, so a million entries never sit in one array. Write each
+   * as a line of JSON to save it to a file; `import()` takes the stream, or such a file's
+   * stream, back. Bad options throw a `TypeError` here.
+   */
+  exportStream(options?: LongOptions): ReadableStream<Snapshot>;
+  /**
+   * Restores a snapshot, a stream of them (`exportStream()`), or a stream of text or bytes with
+   * one snapshot per line (a file of them); what expired since the export is left out. All or
+   * nothing: a stream is read to its end before anything is written.
+   */
+  import(snapshot: Snapshot | ReadableStream<Snapshot | string | Uint8Array>, options?: LongOptions): Promise<ImportReport>;
   /**
    * A storage object over this store's entries for TanStack Query's persisters: `prefix`
    * namespaces its keys, `ttl` is every write's expiry. Bad options throw a `TypeError` or
@@ -819,7 +856,7 @@ export class TtlStore {
    */
   asyncStorage<T = unknown>(options?: AsyncStorageOptions): TtlAsyncStorage<T>;
   /** Runs one reaper pass now (with `onExpire`, awaiting it here). A failed hand-off resolves with `handOffFailed: true`. */
-  reap(): Promise<ReapReport>;
+  reap(options?: LongOptions): Promise<ReapReport>;
   /** Reaper counters. */
   stats(): Stats;
   /**

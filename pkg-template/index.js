@@ -58,7 +58,7 @@ function replace(target, name, make) {
 }
 
 // The methods that answer at once rather than with a Promise.
-const SYNC = new Set(["stats", "pauseReaper", "resumeReaper", "close", "addEventListener", "removeEventListener", "ttlIndex", "free", "asyncStorage", "watch", "observe"]);
+const SYNC = new Set(["stats", "pauseReaper", "resumeReaper", "close", "addEventListener", "removeEventListener", "ttlIndex", "free", "asyncStorage", "watch", "observe", "exportStream"]);
 
 // store.asyncStorage(options): the storage object of TanStack Query's persisters, a few lines over
 // the store's own methods (whose typed errors are its errors). The options and a prefixed key are

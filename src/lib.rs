@@ -21,6 +21,7 @@
 //!   `ReaperTimer`, the watchdog's `deadline`, the watch `Timer`, on gloo-timers), and the
 //!   reaper's Web Lock (its leader among the members of a database).
 //! - `channel`: the only module touching BroadcastChannel (events across tabs and workers).
+//! - `long`: long work's `{ signal, onProgress }`: what a call got through, and stopping it.
 //! - `store`: the store in Rust terms: connection, key-value verbs, reaper passes, events.
 //! - `js`: the wasm-bindgen surface, converting JS values (and errors, through
 //!   `core::error::Error::into_js`), nothing else. Layers call downwards only: js, store, idb, core.
@@ -39,6 +40,8 @@ pub mod channel;
 pub mod idb;
 #[cfg(target_arch = "wasm32")]
 pub mod js;
+#[cfg(target_arch = "wasm32")]
+pub mod long;
 #[cfg(target_arch = "wasm32")]
 pub mod store;
 #[cfg(target_arch = "wasm32")]

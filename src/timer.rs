@@ -85,6 +85,11 @@ pub async fn within<F: Future>(ms: u32, fut: F) -> Option<F::Output> {
     .await
 }
 
+/// Calls `f` every `ms` milliseconds until the returned handle is dropped.
+pub fn every(ms: u32, f: impl FnMut() + 'static) -> gloo_timers::callback::Interval {
+    gloo_timers::callback::Interval::new(ms, f)
+}
+
 /// The current time as Unix milliseconds: the one place the store reads the clock.
 pub fn now_ms() -> f64 {
     js_sys::Date::now()

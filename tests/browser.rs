@@ -29,6 +29,8 @@ mod hostile;
 mod idle;
 #[path = "browser/http.rs"]
 mod http;
+#[path = "browser/long.rs"]
+mod long;
 #[path = "browser/members.rs"]
 mod members;
 #[path = "browser/observe.rs"]

@@ -62,6 +62,10 @@ pub enum Error {
         /// What went wrong: `rejected: <the error>`, `did not answer within N ms`.
         message: String,
     },
+    /// The call's `signal` was aborted (or its `onProgress` threw): the JS edge rejects with the
+    /// signal's reason (or what was thrown) instead of this.
+    #[error("the call was aborted")]
+    Aborted,
     /// Any other IndexedDB failure, with the DOMException's name and message.
     #[error("IndexedDB {name} while {op}{}", cause(message))]
     Storage {
@@ -103,6 +107,7 @@ impl Error {
             Error::Timeout { .. } => "TimeoutError",
             Error::Unavailable => "StoreUnavailableError",
             Error::Storage { .. } => "StorageError",
+            Error::Aborted => "AbortError",
         }
     }
 }

@@ -228,6 +228,14 @@ pub fn ttl_options(v: &Value) -> Result<bool> {
     Ok(bool_option("detail", detail)?.unwrap_or(false))
 }
 
+/// `{ signal, onProgress }`, the last argument of long work (`setMany`, `import`, `export`,
+/// `exportStream`, `clear`, `reap`): whether each is given. The edge checks what they are (an
+/// `AbortSignal`, a function); anything else in the object is refused here.
+pub fn long_options(what: &str, v: &Value) -> Result<[bool; 2]> {
+    let [signal, progress] = options(what, v, ["signal", "onProgress"])?;
+    Ok([signal.is_some(), progress.is_some()])
+}
+
 /// The options of `expire(key, options)`.
 pub fn expire_options(v: &Value) -> Result<ExpirySpec> {
     let [ttl, expires_at, idle] = options("expire options", v, ["ttl", "expiresAt", "idle"])?;
@@ -484,6 +492,17 @@ mod tests {
         assert!(m.starts_with("ttl true is not accepted"), "{m}");
         let m = type_error(set_options("setMany entry 2 options", &rec(&[("keepTTL", Bool(true))])));
         assert_eq!(m, "setMany entry 2 options has an unknown option \"keepTTL\"; accepted: ttl, expiresAt, keepTtl, idle");
+    }
+
+    #[test]
+    fn long_options_are_a_signal_and_on_progress() {
+        assert_eq!(long_options("setMany options", &Undefined).unwrap(), [false, false]);
+        let both = rec(&[("signal", Other("an AbortSignal".into())), ("onProgress", Other("a function".into()))]);
+        assert_eq!(long_options("setMany options", &both).unwrap(), [true, true]);
+        let m = type_error(long_options("setMany options", &rec(&[("anything", Number(1.0))])));
+        assert_eq!(m, "setMany options has an unknown option \"anything\"; accepted: signal, onProgress");
+        let m = type_error(long_options("reap options", &Number(5.0)));
+        assert!(m.starts_with("reap options 5 is not accepted; expected an object with signal, onProgress"), "{m}");
     }
 
     #[test]

@@ -56,7 +56,7 @@ fn all_of(c: &str) -> KeyRange<JsValue> {
 impl Conn {
     fn put_doc(&self, run: &Run<'_>, store: &ObjectStore<'_>, c: &str, w: &DocWrite) -> Result<()> {
         let rec = DocRecord { c: c.to_owned(), r: w.reference_ms, i: w.id.clone(), v: w.doc.clone() };
-        run.put(store, &rec).map(drop).map_err(|e| self.clone_error(&format!("document {} of collection {}", describe_key(&w.id), quote(c)), e))
+        run.put(store, &rec).map(|r| drop(r.track(1))).map_err(|e| self.clone_error(&format!("document {} of collection {}", describe_key(&w.id), quote(c)), e))
     }
 
     /// `put`/`putMany`: one transaction, all or nothing; the same id twice: the last wins.
@@ -157,6 +157,16 @@ impl Conn {
     /// Every stored record `{ c, r, i, v }` of `c`, in id order (for export).
     pub async fn doc_records(&self, c: &str) -> Result<Array> {
         Ok(self.ask("reading documents", DOCS, Some(BY_ID), Ask::All(Some(all_of(c)), None)).await?.unchecked_into())
+    }
+
+    /// Up to `limit` stored records `{ c, r, i, v }` of `c`, expired or not, in id order after
+    /// id `after` (from the first without): a page of an export.
+    pub async fn doc_page(&self, c: &str, after: Option<JsValue>, limit: u32) -> Result<Array> {
+        let range = match after {
+            Some(id) => req::range(key2(c, &id), true, after_all_of(c), false),
+            None => all_of(c),
+        };
+        Ok(self.ask("reading documents", DOCS, Some(BY_ID), Ask::All(Some(range), Some(limit))).await?.unchecked_into())
     }
 
     /// Removes every document of `c`.

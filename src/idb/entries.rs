@@ -265,7 +265,7 @@ impl Conn {
     fn put_entry(&self, run: &Run<'_>, store: &ObjectStore<'_>, w: &Write, x: Expiry) -> Result<Req<'static>> {
         // A write replaces the entry: an extension a read of the old one noted is void.
         self.extending.delete(&w.key);
-        run.put(store, &EntryRecord::new(w.key.clone(), w.value.clone(), x)).map_err(|err| self.put_error(&w.key, err))
+        run.put(store, &EntryRecord::new(w.key.clone(), w.value.clone(), x)).map(|r| r.track(1)).map_err(|err| self.put_error(&w.key, err))
     }
 
     /// The requests of `write`, in a transaction the caller commits.
@@ -508,9 +508,21 @@ impl Conn {
         Ok(live)
     }
 
-    /// Every stored entry record `{ k, e, v }`, expired or not, in key order (for export).
-    pub async fn entry_records(&self) -> Result<Array> {
-        self.all_records("reading entries").await
+    /// How many records the entries, documents and buckets stores hold, expired or not: what an
+    /// export reads.
+    pub async fn record_count(&self) -> Result<u32> {
+        let mut n = 0.0;
+        for name in [ENTRIES, DOCS, BUCKETS] {
+            n += self.ask("counting records", name, None, Ask::Count(None)).await?.as_f64().unwrap_or(0.0);
+        }
+        Ok(n as u32)
+    }
+
+    /// Up to `limit` stored entry records `{ k, e, v }`, expired or not, in key order after key
+    /// `after` (from the first without): a page of an export.
+    pub async fn entry_page(&self, after: Option<JsValue>, limit: u32) -> Result<Array> {
+        let range = after.map(|k| KeyRange::LowerBound(k, true));
+        Ok(self.ask("reading entries", ENTRIES, Some(BY_KEY), Ask::All(range, Some(limit))).await?.unchecked_into())
     }
 
     async fn all_records(&self, op: &'static str) -> Result<Array> {

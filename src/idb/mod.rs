@@ -219,7 +219,7 @@ impl Conn {
         let usage = wasm_bindgen_futures::JsFuture::from(storage_estimate()).await.map_err(|e| storage_error(&self.name, op, e))?;
         // Our own plain object from the JS edge: reading it never throws.
         let number = |k: &str| js_sys::Reflect::get(&usage, &k.into()).ok().and_then(|v| v.as_f64());
-        let estimate = Estimate { usage: number("usage"), quota: number("quota"), live: self.count(now).await?, expired: self.count_expired(&[Expired::entries(now)]).await? };
+        let estimate = Estimate { usage: number("usage"), quota: number("quota"), live: self.count(now).await?, expired: self.count_expired(&[&Expired::entries(now)]).await? };
         estimate.serialize(&serde_wasm_bindgen::Serializer::new()).map_err(|e| storage_error(&self.name, op, e.into()))
     }
 

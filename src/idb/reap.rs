@@ -311,7 +311,7 @@ impl Conn {
 
     /// How many records are left in all of `expired`: one count request each, in one readonly
     /// transaction.
-    pub async fn count_expired(&self, expired: &[Expired]) -> Result<u32> {
+    pub async fn count_expired(&self, expired: &[&Expired]) -> Result<u32> {
         let mut names: Vec<&str> = expired.iter().map(|e| e.store).collect();
         names.sort_unstable();
         names.dedup();

@@ -115,7 +115,7 @@ impl Conn {
         let store = run.store(name)?;
         match range {
             Some(range) => run.delete(&store, range)?,
-            None => run.clear(&store)?,
+            None => run.clear(&store)?.track(1),
         };
         run.done().await
     }
@@ -139,6 +139,7 @@ impl<'c> Run<'c> {
         let mode = if write { TransactionMode::Readwrite } else { TransactionMode::Readonly };
         let tx = db.transaction(names).with_mode(mode).build().map_err(|e| storage_error(name, op, idb_to_js(e)))?;
         let sys: web_sys::IdbTransaction = (**tx.as_sys()).clone();
+        crate::long::began();
         Ok(Run { name, timeout_ms, op, tx: Some(tx), sys, write, running: Cell::new(false), probe: RefCell::new(None) })
     }
 
@@ -280,9 +281,20 @@ impl<'c> Run<'c> {
             };
             self.wait(&mut probe).await?;
         }
+        if crate::long::tracked() && self.tx.is_some() {
+            // Long work stays abortable until every request answered (a transaction asked to
+            // commit cannot be aborted): a request made last answers after all the others.
+            let first = self.sys.object_store_names().get(0).unwrap_or_default();
+            let mut last = self.ask(&self.store(&first)?, Ask::Count(Some(nothing())))?;
+            // Stopped meanwhile: returning drops the transaction uncommitted, which aborts it.
+            crate::long::or_stopped(self.wait(&mut last)).await??;
+        }
         let Some(tx) = self.tx.take() else { return Ok(()) };
         match tx.commit().await {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                crate::long::ended();
+                Ok(())
+            }
             // Why it aborted (a quota refusal, a request's error), else what the commit said.
             Err(e) => Err(storage_error(self.name, self.op, self.sys.error().map_or_else(|| idb_to_js(e), JsValue::from))),
         }
@@ -396,6 +408,14 @@ impl<'t> Req<'t> {
             Poll::Ready(answer) => Some(answer),
             Poll::Pending => None,
         }
+    }
+
+    /// Counts the request as writing `items` of a long call's items (`long`).
+    pub fn track(self, items: u32) -> Self {
+        if let Some(sys) = &self.sys {
+            crate::long::track(sys, items);
+        }
+        self
     }
 
     /// Also calls `listener` on the request's error event, before it reaches the transaction.

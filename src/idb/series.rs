@@ -124,7 +124,8 @@ impl Conn {
                     ts,
                     ev: ev.into(),
                 };
-                run.put(store, &rec).map_err(|e| self.clone_error(&format!("an event of time series {}", quote(s)), e))?;
+                let items = rec.n;
+                run.put(store, &rec).map_err(|e| self.clone_error(&format!("an event of time series {}", quote(s)), e))?.track(items);
                 written += 1;
                 from = to;
             }
@@ -177,9 +178,14 @@ impl Conn {
         Ok(self.ask("counting buckets", BUCKETS, None, Ask::Count(Some(all_of(s)))).await?.as_f64().unwrap_or(0.0) as u32)
     }
 
-    /// Every bucket record of `s` (for export).
-    pub async fn all_buckets(&self, s: &str) -> Result<Array> {
-        Ok(self.ask("reading buckets", BUCKETS, None, Ask::All(Some(all_of(s)), None)).await?.unchecked_into())
+    /// Up to `limit` bucket records of `s`, expired or not, in primary-key order after `after`
+    /// (from the first without): a page of an export.
+    pub async fn bucket_page(&self, s: &str, after: Option<JsValue>, limit: u32) -> Result<Array> {
+        let range = match after {
+            Some(pk) => req::range(pk, true, s_end(s), false),
+            None => all_of(s),
+        };
+        Ok(self.ask("reading buckets", BUCKETS, None, Ask::All(Some(range), Some(limit))).await?.unchecked_into())
     }
 
     /// Removes every bucket of `s`.

@@ -1,11 +1,15 @@
-//! `store.export()` and `store.import(snapshot)`.
+//! `store.export()`, `store.exportStream()` and `store.import(snapshot)`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{self, field, list};
 use super::{verb, view, TtlStore, Verb};
-use crate::store::Store;
+use crate::long::Long;
+use crate::store::{ExportCursor, Store};
 use crate::core::entry::{Idle, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::options::{collection_options, prefix, series_options};
@@ -20,6 +24,12 @@ extern "C" {
     fn build_snapshot(db: &str, now: f64, entries: &Array, collections: &Array, series: &Array) -> std::result::Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = readSnapshot, catch)]
     fn read_snapshot(snapshot: &JsValue) -> std::result::Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = mergeSnapshots, catch)]
+    fn merge_snapshots(chunks: &Array) -> std::result::Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = readStream, catch)]
+    fn read_stream(stream: &JsValue, signal: &JsValue) -> std::result::Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = snapshotStream, catch)]
+    fn snapshot_stream(next: &JsValue, stop: &JsValue) -> std::result::Result<JsValue, JsValue>;
 }
 
 /// An idle entry's `idle` (window, seconds) and `cap` (Unix seconds or `null`) in a snapshot;
@@ -84,27 +94,77 @@ fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
 #[wasm_bindgen]
 impl TtlStore {
     /// A JSON-serialisable snapshot of every live entry, document and time-series event, with
-    /// expiries (Unix seconds) and definitions.
-    pub fn export(&self) -> Promise {
-        verb(self.store.clone(), Verb::Export)
+    /// expiries (Unix seconds) and definitions. `{ signal, onProgress }` as for `setMany`.
+    pub fn export(&self, options: JsValue) -> Promise {
+        verb(self.store.clone(), Verb::Export { options })
     }
 
-    /// Restores a snapshot made by `export()`, leaving out what has expired since. Everything is
-    /// checked before anything is written, and everything is written in one transaction: all or
-    /// nothing. Resolves to `{ entries, documents, events, skipped }`.
-    pub fn import(&self, snapshot: JsValue) -> Promise {
-        verb(self.store.clone(), Verb::Import { snapshot })
+    /// The same snapshot as a `ReadableStream` of snapshots of up to 1 000 items each (each one
+    /// importable alone), read page by page as the stream is read.
+    #[wasm_bindgen(js_name = exportStream)]
+    pub fn export_stream(&self, options: JsValue) -> std::result::Result<JsValue, JsValue> {
+        let long = convert::long_options("exportStream options", &options).map_err(Error::into_js)?;
+        let state: Rc<RefCell<Option<(Option<ExportCursor>, Option<Rc<Long>>)>>> = Rc::new(RefCell::new(Some((None, long))));
+        let (store, pages) = (self.store.clone(), state.clone());
+        let next = Closure::<dyn FnMut() -> Promise>::new(move || {
+            let (store, state) = (store.clone(), pages.clone());
+            wasm_bindgen_futures::future_to_promise(async move {
+                // Ended (read through, failed or cancelled): nothing more.
+                let Some((cur, long)) = state.take() else { return Ok(JsValue::NULL) };
+                let page = crate::long::scope(long.clone(), async {
+                    let mut cur = match cur {
+                        Some(cur) => cur,
+                        None => store.export_cursor().await?,
+                    };
+                    let page = store.export_page(&mut cur).await?;
+                    Ok::<_, Error>((cur, page))
+                });
+                match page.await {
+                    Ok((cur, Some(data))) => {
+                        state.replace(Some((Some(cur), long)));
+                        build_snapshot(store.name(), now_ms(), &data.entries, &data.collections, &data.series).map_err(|e| convert::refused(e).into_js())
+                    }
+                    Ok((_, None)) => Ok(JsValue::NULL),
+                    Err(e) => Err(long.and_then(|l| l.stopped()).unwrap_or_else(|| e.into_js())),
+                }
+            })
+        });
+        let stop = Closure::<dyn FnMut()>::new(move || drop(state.take()));
+        snapshot_stream(&next.into_js_value(), &stop.into_js_value())
+    }
+
+    /// Restores a snapshot made by `export()` (or the stream `exportStream()` gives), leaving out
+    /// what has expired since. Everything is checked before anything is written, and everything
+    /// is written in one transaction: all or nothing. Resolves to `{ entries, documents, events,
+    /// skipped }`.
+    pub fn import(&self, snapshot: JsValue, options: JsValue) -> Promise {
+        verb(self.store.clone(), Verb::Import { snapshot, options })
     }
 }
 
-/// `export()`, run by [`verb`].
+/// `export()`, run by [`verb`]: every page, as one snapshot.
 pub(super) async fn export(store: &Store) -> Result<JsValue> {
-    let data = store.snapshot_data().await?;
-    build_snapshot(store.name(), now_ms(), &data.entries, &data.collections, &data.series).map_err(convert::refused)
+    let mut cur = store.export_cursor().await?;
+    let chunks = Array::new();
+    while let Some(data) = store.export_page(&mut cur).await? {
+        chunks.push(&build_snapshot(store.name(), now_ms(), &data.entries, &data.collections, &data.series).map_err(convert::refused)?);
+    }
+    merge_snapshots(&chunks).map_err(convert::refused)
 }
 
-/// `import()`, run by [`verb`].
+/// `import()`, run by [`verb`]; a stream is read to its end first (all or nothing).
 pub(super) async fn import(store: &Store, snapshot: &JsValue) -> Result<JsValue> {
+    let read;
+    let snapshot = if snapshot.is_instance_of::<web_sys::ReadableStream>() {
+        let reading = read_stream(snapshot, &crate::long::signal()).map_err(convert::refused)?;
+        read = wasm_bindgen_futures::JsFuture::from(reading).await.map_err(|e| {
+            // The signal's reason, as the stream reader threw it: the call was stopped.
+            crate::long::check().err().unwrap_or_else(|| convert::refused(e))
+        })?;
+        &read
+    } else {
+        snapshot
+    };
     let input = import_input(snapshot);
     let r = store.import(input?).await?;
     Ok(view::to_js(&view::Imported::from(r)))

@@ -202,6 +202,33 @@ pub fn store_options(v: &JsValue) -> Result<(StoreConfig, Option<js_sys::Functio
     Ok((config, hook))
 }
 
+/// `{ signal, onProgress }` of long work (`what`: "setMany options"): the call's tracker, if
+/// either is given.
+pub fn long_options(what: &str, v: &JsValue) -> Result<Option<std::rc::Rc<crate::long::Long>>> {
+    let found = Object::new();
+    let data = read(&plain(v, what, None, &found).map_err(refused)?);
+    let [signal, progress] = options::long_options(what, &data)?;
+    // Our own plain object: reading it never throws.
+    let got = |name: &str| Reflect::get(&found, &name.into()).unwrap_or_default();
+    let shown = |name: &str| match &data {
+        Value::Record(fields) => fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.describe()).unwrap_or_default(),
+        _ => String::new(),
+    };
+    let signal = match signal {
+        false => None,
+        true => Some(got("signal").dyn_into::<web_sys::AbortSignal>().map_err(|_| {
+            Error::wrong_type("signal", &shown("signal"), "an AbortSignal (new AbortController().signal, or AbortSignal.timeout(ms))")
+        })?),
+    };
+    let on_progress = match progress {
+        false => None,
+        true => Some(got("onProgress").dyn_into::<js_sys::Function>().map_err(|_| {
+            Error::wrong_type("onProgress", &shown("onProgress"), "a function, ({ done, total }) => { ... }")
+        })?),
+    };
+    Ok(crate::long::Long::new(signal, on_progress))
+}
+
 /// `{ keyPath, ttlIndex }` of `store.collection`.
 pub fn collection_options(v: &JsValue) -> Result<(Option<String>, Option<TtlIndex>)> {
     options::collection_options(&value(v, "collection options")?)

@@ -78,8 +78,9 @@ function unreadable(what, at, e) {
 // arrays copied (own enumerable string keys, read once; properties set to undefined left out),
 // null, Dates and everything else tagged. `keyed`, if given, names a top-level property whose
 // value is replaced by its grouping key (see metaKey). Throws a TypeError naming `what` and the
-// path if reading throws. `fns`, if given, receives the functions found as top-level properties
-// (`onExpire`), by name, so a function option is read once with the rest.
+// path if reading throws. `fns`, if given, receives the functions and other non-plain objects
+// found as top-level properties (`onExpire`, `signal`), by name, so such an option is read once
+// with the rest.
 export function plain(v, what, keyed, fns) {
   let at = "";
   const seen = new Set();
@@ -97,7 +98,10 @@ export function plain(v, what, keyed, fns) {
     const kind = toString.call(x);
     if (kind === "[object Date]") return tag("date", Date.prototype.getTime.call(x));
     const array = Array.isArray(x);
-    if (!array && kind !== "[object Object]") return tag("other", describe(x));
+    if (!array && kind !== "[object Object]") {
+      if (fns && depth === 1) fns[path.slice(1)] = x;
+      return tag("other", describe(x));
+    }
     seen.add(x);
     let out;
     if (array) {

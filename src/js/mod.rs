@@ -15,8 +15,6 @@ mod view;
 pub use archive::Archive;
 pub use collection::{Collection, TimeSeries};
 
-use std::future::Future;
-use std::pin::Pin;
 
 use js_sys::{Array, Promise};
 
@@ -35,10 +33,18 @@ pub struct TtlStore {
     store: Store,
 }
 
-/// One non-generic instance of `future_to_promise` for every method: the wasm carries its
-/// machinery once instead of once per method.
-fn run(f: Pin<Box<dyn Future<Output = Result<JsValue>>>>) -> Promise {
-    future_to_promise(async move { f.await.map_err(Error::into_js) })
+impl Verb {
+    /// The `{ signal, onProgress }` of long work, with its name in messages.
+    fn long(&self) -> Option<(&'static str, &JsValue)> {
+        match self {
+            Verb::SetMany { options, .. } => Some(("setMany options", options)),
+            Verb::Clear { options } => Some(("clear options", options)),
+            Verb::Reap { options } => Some(("reap options", options)),
+            Verb::Export { options } => Some(("export options", options)),
+            Verb::Import { options, .. } => Some(("import options", options)),
+            _ => None,
+        }
+    }
 }
 
 /// `undefined`: what a verb without a result resolves to.
@@ -59,8 +65,8 @@ pub(crate) enum Verb {
     Destroy { name: JsValue },
     Set { key: JsValue, value: JsValue, options: JsValue },
     Delete { key: JsValue },
-    Clear,
-    SetMany { entries: JsValue },
+    Clear { options: JsValue },
+    SetMany { entries: JsValue, options: JsValue },
     GetMany { keys: JsValue },
     DeleteMany { keys: JsValue },
     Expire { key: JsValue, options: JsValue },
@@ -69,9 +75,9 @@ pub(crate) enum Verb {
     PersistStorage,
     Collection { name: JsValue, options: JsValue },
     TimeSeries { name: JsValue, options: JsValue },
-    Reap,
-    Export,
-    Import { snapshot: JsValue },
+    Reap { options: JsValue },
+    Export { options: JsValue },
+    Import { snapshot: JsValue, options: JsValue },
     /// An archive's verbs: `archive` is 0 (the entries') or a collection's name, `keep_ms` how
     /// long its records stay after the time they are keyed by.
     ArchiveGet { archive: JsValue, keep_ms: f64, key: JsValue },
@@ -97,157 +103,178 @@ pub(crate) fn verb(store: Store, verb: Verb) -> Promise {
     drive(Some(store), verb)
 }
 
-/// [`verb`], and `TtlStore.open` / `TtlStore.destroy` without a store.
+/// [`verb`], and `TtlStore.open` / `TtlStore.destroy` without a store: one non-generic instance
+/// of `future_to_promise` for every method, so the wasm carries its machinery once. Long work
+/// runs in its tracker's [`scope`](crate::long::scope); a call it stopped rejects with the
+/// signal's reason (or what `onProgress` threw).
 fn drive(store: Option<Store>, verb: Verb) -> Promise {
-    run(Box::pin(async move {
-        let Some(store) = store else {
-            return Ok(match &verb {
-                Verb::Open { name, options } => {
-                    let name = db_name(name)?;
-                    let (config, hook) = convert::store_options(options)?;
-                    TtlStore { store: Store::open(&name, config, hook).await? }.into()
-                }
-                Verb::Destroy { name } => {
-                    Store::destroy(&db_name(name)?).await?;
-                    U
-                }
-                _ => U,
-            });
+    future_to_promise(async move {
+        let long = match verb.long() {
+            Some((what, options)) => convert::long_options(what, options).map_err(Error::into_js)?,
+            None => None,
         };
-        // By reference: moving the arguments out of the verb costs the state machine more code.
-        Ok(match &verb {
-            Verb::Open { .. } | Verb::Destroy { .. } => U,
-            Verb::Doc(c, d) => match d {
-                // One await of `put_many` for both verbs: a second costs the wasm a copy of its future.
-                Doc::Put { doc: docs } | Doc::PutMany { docs } => {
-                    let field = c.reference_field();
-                    let docs = match d {
-                        Doc::Put { .. } => convert::docs("document", &Array::of1(docs), c.key_path(), field.as_deref())?,
-                        _ => convert::docs_in(docs, c.key_path(), field.as_deref())?,
-                    };
-                    c.put_many(docs).await?;
-                    U
-                }
-                Doc::Get { id } => c.get_many(&Array::of1(&convert::key(id)?)).await?.get(0),
-                Doc::GetMany { ids } => c.get_many(&convert::keys("getMany ids", ids)?).await?.into(),
-                Doc::Delete { id } => (c.delete_many(&Array::of1(&convert::key(id)?)).await? > 0).into(),
-                Doc::DeleteMany { ids } => c.delete_many(&convert::keys("deleteMany ids", ids)?).await?.into(),
-                Doc::Count => c.count().await?.into(),
-                Doc::Values => c.values().await?.into(),
-                Doc::Clear => {
-                    c.clear().await?;
-                    U
-                }
-                Doc::SetExpireAfter { expire_after } => {
-                    c.set_expire_after(convert::expire_after(expire_after)?).await?;
-                    U
-                }
-                Doc::SetTiers { tiers } => {
-                    let (first, archive_until) = convert::tiers(tiers)?;
-                    c.set_tiers(first, archive_until).await?;
-                    U
-                }
-                Doc::DropTtlIndex => c.drop_ttl_index().await?.into(),
-            },
-            Verb::Series(s, v) => match v {
-                Series::Insert { event } => {
-                    let events = convert::events_in("event", &Array::of1(event), &s.options())?;
-                    s.insert_many(&events).await?;
-                    U
-                }
-                Series::InsertMany { events } => {
-                    let arr = convert::event_array(events)?;
-                    let events = convert::events_in("insertMany event", &arr, &s.options())?;
-                    s.insert_many(&events).await?.into()
-                }
-                Series::Query { options } => {
-                    let q = convert::query_options(options)?;
-                    s.query(q.meta_key.as_deref(), q.from_ms, q.to_ms).await?.into()
-                }
-                Series::Count => s.count().await?.into(),
-                Series::BucketCount => s.bucket_count().await?.into(),
-                Series::Clear => {
-                    s.clear().await?;
-                    U
-                }
-            },
-            Verb::Set { key, value, options } => {
-                let (key, spec) = (convert::key(key)?, convert::set_options(options)?);
-                store.set(key, value.clone(), spec).await?;
+        if let Some(why) = long.as_ref().and_then(|l| l.aborted_before()) {
+            return Err(why);
+        }
+        match crate::long::scope(long.clone(), perform(store, verb)).await {
+            Err(e) => Err(long.and_then(|l| l.stopped()).unwrap_or_else(|| e.into_js())),
+            Ok(v) => Ok(v),
+        }
+    })
+}
+
+/// Runs one verb.
+async fn perform(store: Option<Store>, verb: Verb) -> Result<JsValue> {
+    let Some(store) = store else {
+        return Ok(match &verb {
+            Verb::Open { name, options } => {
+                let name = db_name(name)?;
+                let (config, hook) = convert::store_options(options)?;
+                TtlStore { store: Store::open(&name, config, hook).await? }.into()
+            }
+            Verb::Destroy { name } => {
+                Store::destroy(&db_name(name)?).await?;
                 U
             }
-            Verb::Delete { key } => store.delete(convert::key(key)?).await?.into(),
-            Verb::Clear => {
-                store.clear().await?;
+            _ => U,
+        });
+    };
+    // By reference: moving the arguments out of the verb costs the state machine more code.
+    Ok(match &verb {
+        Verb::Open { .. } | Verb::Destroy { .. } => U,
+        Verb::Doc(c, d) => match d {
+            // One await of `put_many` for both verbs: a second costs the wasm a copy of its future.
+            Doc::Put { doc: docs } | Doc::PutMany { docs } => {
+                let field = c.reference_field();
+                let docs = match d {
+                    Doc::Put { .. } => convert::docs("document", &Array::of1(docs), c.key_path(), field.as_deref())?,
+                    _ => convert::docs_in(docs, c.key_path(), field.as_deref())?,
+                };
+                c.put_many(docs).await?;
                 U
             }
-            Verb::SetMany { entries } => {
-                store.set_many_and_notify(convert::set_many_entries(entries)?).await?;
+            Doc::Get { id } => c.get_many(&Array::of1(&convert::key(id)?)).await?.get(0),
+            Doc::GetMany { ids } => c.get_many(&convert::keys("getMany ids", ids)?).await?.into(),
+            Doc::Delete { id } => (c.delete_many(&Array::of1(&convert::key(id)?)).await? > 0).into(),
+            Doc::DeleteMany { ids } => c.delete_many(&convert::keys("deleteMany ids", ids)?).await?.into(),
+            Doc::Count => c.count().await?.into(),
+            Doc::Values => c.values().await?.into(),
+            Doc::Clear => {
+                c.clear().await?;
                 U
             }
-            Verb::GetMany { keys } => store.get_many(&convert::keys("getMany keys", keys)?).await?.into(),
-            Verb::DeleteMany { keys } => store.delete_many(convert::keys("deleteMany keys", keys)?).await?.into(),
-            Verb::Expire { key, options } => {
-                let (key, spec) = (convert::key(key)?, convert::expire_options(options)?);
-                store.expire(key, &spec).await?.into()
-            }
-            Verb::Persist { key } => store.persist(convert::key(key)?).await?.into(),
-            Verb::Estimate => store.estimate().await?,
-            Verb::PersistStorage => store.persist_storage().await?.into(),
-            Verb::Collection { name, options } => {
-                let name = convert::name("collection name", name)?;
-                let (key_path, ttl) = convert::collection_options(options)?;
-                Collection { inner: store.collection(&name, key_path.as_deref(), ttl, convert::docs).await? }.into()
-            }
-            Verb::TimeSeries { name, options } => {
-                let name = convert::name("time series name", name)?;
-                let options = convert::series_options(options)?;
-                TimeSeries { inner: store.time_series(&name, options).await? }.into()
-            }
-            Verb::Reap => view::to_js(&view::Report::from(&store.reap().await?)),
-            Verb::Export => backup::export(&store).await?,
-            Verb::Import { snapshot } => backup::import(&store, snapshot).await?,
-            Verb::ArchiveGet { archive, keep_ms, key } => store.archive_get(archive, *keep_ms, &convert::key(key)?).await?,
-            Verb::ArchiveValues { archive, keep_ms } => store.archive_values(archive, *keep_ms).await?.into(),
-            Verb::ArchiveCount { archive, keep_ms } => store.archive_count(archive, *keep_ms).await?.into(),
-            Verb::ArchiveClear { archive } => {
-                store.archive_clear(archive).await?;
+            Doc::SetExpireAfter { expire_after } => {
+                c.set_expire_after(convert::expire_after(expire_after)?).await?;
                 U
             }
-            Verb::Get { key } => store.get(&convert::key(key)?).await?,
-            Verb::Has { key } => store.has(&convert::key(key)?).await?.into(),
-            Verb::Keys => store.keys().await?.into(),
-            Verb::Values => store.values().await?.into(),
-            Verb::Entries => store.entries().await?.into(),
-            Verb::Count => store.count().await?.into(),
-            Verb::ExpiresAt { key } => seconds_or_null(store.expires_at_ms(&convert::key(key)?).await?),
-            Verb::Ttl { key, options } => {
-                let key = convert::key(key)?;
-                if convert::ttl_options(options)? {
-                    let now = crate::timer::now_ms();
-                    store.expiry_detail(&key).await?.map_or(U, |x| view::to_js(&view::TtlDetail::new(&x, now)))
-                } else {
-                    seconds_or_null(store.ttl_ms(&key).await?)
+            Doc::SetTiers { tiers } => {
+                let (first, archive_until) = convert::tiers(tiers)?;
+                c.set_tiers(first, archive_until).await?;
+                U
+            }
+            Doc::DropTtlIndex => c.drop_ttl_index().await?.into(),
+        },
+        Verb::Series(s, v) => match v {
+            Series::Insert { event } => {
+                let events = convert::events_in("event", &Array::of1(event), &s.options())?;
+                s.insert_many(&events).await?;
+                U
+            }
+            Series::InsertMany { events } => {
+                let arr = convert::event_array(events)?;
+                let events = convert::events_in("insertMany event", &arr, &s.options())?;
+                s.insert_many(&events).await?.into()
+            }
+            Series::Query { options } => {
+                let q = convert::query_options(options)?;
+                s.query(q.meta_key.as_deref(), q.from_ms, q.to_ms).await?.into()
+            }
+            Series::Count => s.count().await?.into(),
+            Series::BucketCount => s.bucket_count().await?.into(),
+            Series::Clear => {
+                s.clear().await?;
+                U
+            }
+        },
+        Verb::Set { key, value, options } => {
+            let (key, spec) = (convert::key(key)?, convert::set_options(options)?);
+            store.set(key, value.clone(), spec).await?;
+            U
+        }
+        Verb::Delete { key } => store.delete(convert::key(key)?).await?.into(),
+        Verb::Clear { .. } => {
+            crate::long::total(1);
+            store.clear().await?;
+            U
+        }
+        Verb::SetMany { entries, .. } => {
+            let writes = convert::set_many_entries(entries)?;
+            crate::long::total(writes.len() as u32);
+            store.set_many_and_notify(writes).await?;
+            U
+        }
+        Verb::GetMany { keys } => store.get_many(&convert::keys("getMany keys", keys)?).await?.into(),
+        Verb::DeleteMany { keys } => store.delete_many(convert::keys("deleteMany keys", keys)?).await?.into(),
+        Verb::Expire { key, options } => {
+            let (key, spec) = (convert::key(key)?, convert::expire_options(options)?);
+            store.expire(key, &spec).await?.into()
+        }
+        Verb::Persist { key } => store.persist(convert::key(key)?).await?.into(),
+        Verb::Estimate => store.estimate().await?,
+        Verb::PersistStorage => store.persist_storage().await?.into(),
+        Verb::Collection { name, options } => {
+            let name = convert::name("collection name", name)?;
+            let (key_path, ttl) = convert::collection_options(options)?;
+            Collection { inner: store.collection(&name, key_path.as_deref(), ttl, convert::docs).await? }.into()
+        }
+        Verb::TimeSeries { name, options } => {
+            let name = convert::name("time series name", name)?;
+            let options = convert::series_options(options)?;
+            TimeSeries { inner: store.time_series(&name, options).await? }.into()
+        }
+        Verb::Reap { .. } => view::to_js(&view::Report::from(&store.reap().await?)),
+        Verb::Export { .. } => backup::export(&store).await?,
+        Verb::Import { snapshot, .. } => backup::import(&store, snapshot).await?,
+        Verb::ArchiveGet { archive, keep_ms, key } => store.archive_get(archive, *keep_ms, &convert::key(key)?).await?,
+        Verb::ArchiveValues { archive, keep_ms } => store.archive_values(archive, *keep_ms).await?.into(),
+        Verb::ArchiveCount { archive, keep_ms } => store.archive_count(archive, *keep_ms).await?.into(),
+        Verb::ArchiveClear { archive } => {
+            store.archive_clear(archive).await?;
+            U
+        }
+        Verb::Get { key } => store.get(&convert::key(key)?).await?,
+        Verb::Has { key } => store.has(&convert::key(key)?).await?.into(),
+        Verb::Keys => store.keys().await?.into(),
+        Verb::Values => store.values().await?.into(),
+        Verb::Entries => store.entries().await?.into(),
+        Verb::Count => store.count().await?.into(),
+        Verb::ExpiresAt { key } => seconds_or_null(store.expires_at_ms(&convert::key(key)?).await?),
+        Verb::Ttl { key, options } => {
+            let key = convert::key(key)?;
+            if convert::ttl_options(options)? {
+                let now = crate::timer::now_ms();
+                store.expiry_detail(&key).await?.map_or(U, |x| view::to_js(&view::TtlDetail::new(&x, now)))
+            } else {
+                seconds_or_null(store.ttl_ms(&key).await?)
+            }
+        }
+        Verb::Peek { key } => store.peek(&convert::key(key)?).await?,
+        Verb::Shred => {
+            store.shred().await?;
+            U
+        }
+        Verb::View { query, keys } => {
+            let keys = if keys.is_undefined() { None } else { Some(convert::keys("observe keys", keys)?.to_vec()) };
+            // A collection's view (`collection.observe`), or the entries'.
+            match js_sys::Reflect::get(query, &"collection".into()).ok().and_then(|c| c.as_string()) {
+                Some(name) => {
+                    let (docs, after) = store.view_collection(&name, keys).await?;
+                    docs.iter().map(|d| view::doc_view_entry(d, after)).collect::<Array>().into()
                 }
+                None => store.view(&convert::view_query(query)?, keys).await?.iter().map(view::view_entry).collect::<Array>().into(),
             }
-            Verb::Peek { key } => store.peek(&convert::key(key)?).await?,
-            Verb::Shred => {
-                store.shred().await?;
-                U
-            }
-            Verb::View { query, keys } => {
-                let keys = if keys.is_undefined() { None } else { Some(convert::keys("observe keys", keys)?.to_vec()) };
-                // A collection's view (`collection.observe`), or the entries'.
-                match js_sys::Reflect::get(query, &"collection".into()).ok().and_then(|c| c.as_string()) {
-                    Some(name) => {
-                        let (docs, after) = store.view_collection(&name, keys).await?;
-                        docs.iter().map(|d| view::doc_view_entry(d, after)).collect::<Array>().into()
-                    }
-                    None => store.view(&convert::view_query(query)?, keys).await?.iter().map(view::view_entry).collect::<Array>().into(),
-                }
-            }
-        })
-    }))
+        }
+    })
 }
 
 /// Unix ms or "no expiry" as the API reports them: seconds, `null`, or `undefined` if missing.
@@ -354,17 +381,19 @@ impl TtlStore {
         verb(store, Verb::Delete { key })
     }
 
-    /// Removes every entry.
-    pub fn clear(&self) -> Promise {
+    /// Removes every entry. `{ signal, onProgress }` as for `setMany`.
+    pub fn clear(&self, options: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Clear)
+        verb(store, Verb::Clear { options })
     }
 
     /// Writes `[key, value]` / `[key, value, options]` entries in one transaction, all or nothing.
+    /// `{ signal, onProgress }`: aborting writes nothing; `onProgress({ done, total })` at most
+    /// every 100 ms.
     #[wasm_bindgen(js_name = setMany)]
-    pub fn set_many(&self, entries: JsValue) -> Promise {
+    pub fn set_many(&self, entries: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::SetMany { entries })
+        verb(store, Verb::SetMany { entries, options })
     }
 
     /// Values in the order of `keys`, `undefined` where missing or expired.
@@ -444,10 +473,10 @@ impl TtlStore {
         verb(store, Verb::TimeSeries { name, options })
     }
 
-    /// Runs one reaper pass now.
-    pub fn reap(&self) -> Promise {
+    /// Runs one reaper pass now. `{ signal, onProgress }`: aborting keeps what was removed.
+    pub fn reap(&self, options: JsValue) -> Promise {
         let store = self.store.clone();
-        verb(store, Verb::Reap)
+        verb(store, Verb::Reap { options })
     }
 
     /// Reaper counters.

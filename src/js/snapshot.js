@@ -196,3 +196,91 @@ function readSnapshotUnguarded(s) {
   });
   return { entries, collections, timeSeries };
 }
+
+// One snapshot of several: the pages export() reads, or what a stream gave import(). A chunk is a
+// snapshot, or text of them (strings or bytes of JSON, one snapshot per line: what
+// exportStream()'s snapshots make written one per line). Collections and time series of one name
+// are joined; the header is the first snapshot's.
+export function mergeSnapshots(chunks) {
+  const parts = [];
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const c of chunks) {
+    if (typeof c === "string") text += c;
+    else if (c instanceof Uint8Array || c instanceof ArrayBuffer) text += decoder.decode(c, { stream: true });
+    else parts.push(c);
+  }
+  text += decoder.decode();
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      parts.push(JSON.parse(line));
+    } catch (e) {
+      need(false, `line ${i + 1} of the stream is not JSON (${e.message})`);
+    }
+  });
+  need(parts.length > 0, "the stream gave no snapshot");
+  for (const p of parts) {
+    need(isObject(p) && p.format === FORMAT, "a chunk of the stream is not an idb-ttl snapshot");
+    for (const k of ["entries", "collections", "timeSeries"]) need(Array.isArray(p[k]), `a chunk's ${k} is not an array`);
+  }
+  const out = { ...parts[0], entries: [], collections: [], timeSeries: [] };
+  const join = (into, byName, item, key) => {
+    const have = byName.get(item.name);
+    if (have) {
+      need(Array.isArray(item[key]), `snapshot ${item.name} has no ${key}`);
+      for (const x of item[key]) have[key].push(x);
+    } else {
+      const copy = { ...item, [key]: Array.isArray(item[key]) ? [...item[key]] : item[key] };
+      byName.set(item.name, copy);
+      into.push(copy);
+    }
+  };
+  const collections = new Map();
+  const series = new Map();
+  for (const p of parts) {
+    for (const e of p.entries) out.entries.push(e);
+    for (const c of p.collections) join(out.collections, collections, c, "documents");
+    for (const t of p.timeSeries) join(out.timeSeries, series, t, "buckets");
+  }
+  return out;
+}
+
+// Every chunk of `stream` (import() of a stream), as one snapshot. An aborted `signal` cancels the
+// reading and throws its reason.
+export async function readStream(stream, signal) {
+  const reader = stream.getReader();
+  const chunks = [];
+  try {
+    for (;;) {
+      if (signal && signal.aborted) {
+        reader.cancel(signal.reason).catch(() => {});
+        throw signal.reason;
+      }
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+    }
+  } catch (e) {
+    if (signal && signal.aborted) throw signal.reason;
+    throw new TypeError(`import: the stream failed: ${e && e.name}: ${e && e.message}`, { cause: e });
+  } finally {
+    reader.releaseLock();
+  }
+  return mergeSnapshots(chunks);
+}
+
+// exportStream()'s stream: `next()` resolves to the next snapshot (null at the end) when the stream
+// is read; `stop()` ends the reading when it is cancelled.
+export function snapshotStream(next, stop) {
+  return new ReadableStream({
+    async pull(controller) {
+      const chunk = await next();
+      if (chunk === null) controller.close();
+      else controller.enqueue(chunk);
+    },
+    cancel() {
+      stop();
+    },
+  }, { highWaterMark: 0 });
+}

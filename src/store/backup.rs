@@ -1,5 +1,6 @@
-//! Backup and restore. `export()` reads every stored entry, document and bucket with the
-//! definitions (one transaction per store); shaping it into a JSON snapshot is the JS edge's job
+//! Backup and restore. An export reads every stored entry, document and bucket with the
+//! definitions, page by page ([`Store::export_page`], a transaction each, so a million entries
+//! never sit in one array); shaping pages into JSON snapshots is the JS edge's job
 //! (`js/snapshot.js`). `import()` writes everything in one transaction, all or nothing, after
 //! every value and every expiry was checked (`core::snapshot`).
 
@@ -17,7 +18,20 @@ use crate::idb::{collection_key, series_key, Definition, DocWrite, EventsIn, Imp
 use crate::store::DocIn;
 use crate::timer::now_ms;
 
-/// Raw records for a snapshot.
+/// How many records a page of an export holds at most.
+pub const PAGE: u32 = 1000;
+
+/// Where an export has got to.
+#[derive(Debug)]
+pub struct ExportCursor {
+    defs: Vec<Definition>,
+    /// 0: the entries; `i + 1`: `defs[i]`'s records; past the end: done.
+    part: usize,
+    /// The key, id or primary key read last in this part (none: from its first).
+    after: Option<JsValue>,
+}
+
+/// Raw records for a snapshot (a page of an export).
 #[derive(Debug)]
 pub struct SnapshotData {
     /// Entry records `{ k, e, v }`.
@@ -72,40 +86,71 @@ fn opened(records: &Array, values: Vec<JsValue>) -> Array {
 }
 
 impl Store {
-    /// Reads everything an export needs.
-    pub async fn snapshot_data(&self) -> Result<SnapshotData> {
+    /// Starts an export: the definitions as they are now, and for a call told its progress how
+    /// many records there are to read.
+    pub async fn export_cursor(&self) -> Result<ExportCursor> {
         let conn = self.live().await?;
-        let entries = conn.entry_records().await?;
-        // An encrypted store exports what it holds decrypted (a snapshot is plain data, the
-        // app's to keep safe); a record whose key is gone is left out.
-        let entries = if self.encrypted() {
-            let keys: Vec<JsValue> = entries.iter().map(|r| field(&r, "k")).collect();
-            let values = self.open_values(&conn, &keys, entries.iter().map(|r| field(&r, "v")).collect()).await?;
-            opened(&entries, values)
-        } else {
-            entries
-        };
-        let (collections, series) = (Array::new(), Array::new());
-        for def in conn.definitions().await? {
-            match &def {
-                Definition::Collection { name, .. } => {
-                    let recs = conn.doc_records(name).await?;
-                    let docs: JsValue = if self.encrypted() {
-                        let ids: Vec<JsValue> = recs.iter().map(|r| field(&r, "i")).collect();
-                        let docs = self.open_docs(&conn, name, &ids, recs.iter().map(|r| field(&r, "v")).collect()).await?;
-                        opened(&recs, docs).into()
-                    } else {
-                        recs.into()
-                    };
-                    collections.push(&Array::of2(&def.to_js(), &docs));
-                }
-                Definition::Series { name, .. } => {
-                    let buckets: JsValue = conn.all_buckets(name).await?.into();
-                    series.push(&Array::of2(&def.to_js(), &buckets));
-                }
-            }
+        if crate::long::tracked() {
+            crate::long::total(conn.record_count().await?);
         }
-        Ok(SnapshotData { entries, collections, series })
+        Ok(ExportCursor { defs: conn.definitions().await?, part: 0, after: None })
+    }
+
+    /// The next page of an export, up to [`PAGE`] records of one part (the entries, one
+    /// collection, one time series), each page read in a transaction of its own; `None` once
+    /// everything was read.
+    pub async fn export_page(&self, cur: &mut ExportCursor) -> Result<Option<SnapshotData>> {
+        crate::long::check()?;
+        let conn = self.live().await?;
+        let mut data = SnapshotData { entries: Array::new(), collections: Array::new(), series: Array::new() };
+        let after = cur.after.take();
+        let last = |recs: &Array| recs.get(PAGE - 1);
+        let (read, next) = match cur.part.checked_sub(1).map(|i| cur.defs.get(i)) {
+            None => {
+                let recs = conn.entry_page(after, PAGE).await?;
+                let next = (recs.length() == PAGE).then(|| field(&last(&recs), "k"));
+                let n = recs.length();
+                // An encrypted store exports what it holds decrypted (a snapshot is plain data,
+                // the app's to keep safe); a record whose key is gone is left out.
+                if self.encrypted() {
+                    let keys: Vec<JsValue> = recs.iter().map(|r| field(&r, "k")).collect();
+                    let values = self.open_values(&conn, &keys, recs.iter().map(|r| field(&r, "v")).collect()).await?;
+                    data.entries = opened(&recs, values);
+                } else {
+                    data.entries = recs;
+                }
+                (n, next)
+            }
+            Some(None) => return Ok(None),
+            Some(Some(def @ Definition::Collection { name, .. })) => {
+                let recs = conn.doc_page(name, after, PAGE).await?;
+                let next = (recs.length() == PAGE).then(|| field(&last(&recs), "i"));
+                let n = recs.length();
+                let docs: JsValue = if self.encrypted() {
+                    let ids: Vec<JsValue> = recs.iter().map(|r| field(&r, "i")).collect();
+                    let docs = self.open_docs(&conn, name, &ids, recs.iter().map(|r| field(&r, "v")).collect()).await?;
+                    opened(&recs, docs).into()
+                } else {
+                    recs.into()
+                };
+                data.collections.push(&Array::of2(&def.to_js(), &docs));
+                (n, next)
+            }
+            Some(Some(def @ Definition::Series { .. })) => {
+                let recs = conn.bucket_page(def.name(), after, PAGE).await?;
+                // A bucket's primary key, from its record: [s, l, k, t, q].
+                let next = (recs.length() == PAGE).then(|| ["s", "l", "k", "t", "q"].iter().map(|f| field(&last(&recs), f)).collect::<Array>().into());
+                let n = recs.length();
+                data.series.push(&Array::of2(&def.to_js(), &recs));
+                (n, next)
+            }
+        };
+        crate::long::advance(read);
+        match next {
+            Some(key) => cur.after = Some(key),
+            None => cur.part += 1,
+        }
+        Ok(Some(data))
     }
 
     /// Restores a checked snapshot in one transaction, leaving out what has expired since the
@@ -175,6 +220,7 @@ impl Store {
             w.series.push((Definition::Series { name, options }, kept, granularity));
         }
 
+        crate::long::total(report.entries + report.documents + report.events);
         // An encrypted store encrypts what it imports, as it does what it writes.
         self.seal_writes(&conn, &mut w.entries).await?;
         for (def, writes) in &mut w.collections {

@@ -33,7 +33,7 @@ mod series;
 mod watch;
 
 pub use collection::{Collection, DocIn, DocReader};
-pub use backup::{ImportInput, ImportReport, SnapshotData};
+pub use backup::{ExportCursor, ImportInput, ImportReport, SnapshotData};
 pub use observe::query_js;
 pub use series::Series;
 

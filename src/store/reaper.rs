@@ -33,7 +33,7 @@ impl Store {
         self.0.reaping.set(true);
         let result = self.pass().await;
         self.0.reaping.set(false);
-        let (report, detail, failure) = result?;
+        let (report, detail, failure, stopped) = result?;
         let backed_off = self.0.stats.borrow().failed_in_a_row > 0;
         self.0.stats.borrow_mut().record(&report, now_ms());
         if backed_off && !report.hand_off_failed && self.0.timer.borrow().is_some() {
@@ -51,10 +51,15 @@ impl Store {
             };
             self.emit("error", &plain_object(&[("error", e.into_js()), ("records", records.into())]));
         }
+        // A pass stopped by its call's signal: what it removed stays removed, counted and
+        // announced above; the call rejects.
+        if stopped {
+            return Err(Error::Aborted);
+        }
         Ok(report)
     }
 
-    async fn pass(&self) -> Result<(ReapReport, JsValue, Option<Error>)> {
+    async fn pass(&self) -> Result<(ReapReport, JsValue, Option<Error>, bool)> {
         // What this member's reads extended is written first: it never reaps an entry it read.
         self.extend_now().await;
         // What expired encryption keys encrypted goes, as expired entries do.
@@ -87,12 +92,19 @@ impl Store {
         };
         let plan = plan_pass(&input, started);
         let turns: Vec<(&Turn<'_>, Expired)> = plan.iter().map(|turn| (turn, expired(turn, hook, started))).collect();
+        if crate::long::tracked() {
+            let all: Vec<&Expired> = turns.iter().map(|t| &t.1).collect();
+            crate::long::total(conn.count_expired(&all).await?);
+        }
         let mut report = ReapReport::default();
-        let (mut removed, mut capped, mut failure) = (0u32, false, None);
+        let (mut removed, mut capped, mut failure, mut stopped) = (0u32, false, None, false);
         let (mut keys, doc_ids, buckets) = (JsValue::UNDEFINED, Object::new(), Object::new());
         for (turn, expired) in &turns {
             // After a failed hand-off the live turns wait for the next pass; the archives' delete
-            // tiers, which offer nothing, still run.
+            // tiers, which offer nothing, still run. A stopped pass stops.
+            if stopped {
+                break;
+            }
             if failure.is_some() && turn.is_live() {
                 continue;
             }
@@ -103,6 +115,10 @@ impl Store {
                 // onExpire failed: what it was offered stays; so does everything after it.
                 Err(e @ Error::HandOff { .. }) => {
                     failure = Some(e);
+                    (removed - before, true)
+                }
+                Err(Error::Aborted) => {
+                    stopped = true;
                     (removed - before, true)
                 }
                 Err(e) => return Err(e),
@@ -134,8 +150,9 @@ impl Store {
         report.hand_off_failed = failure.is_some();
         // Only a pass stopped by a cap or a failed hand-off can have left expired records behind
         // (the archive's are not counted: they are no longer live data).
-        report.remaining = if capped {
-            let live_turns: Vec<Expired> = turns.into_iter().filter(|t| t.0.is_live()).map(|t| t.1).collect();
+        // (A stopped pass counts nothing more: the call rejects without its report.)
+        report.remaining = if capped && !stopped {
+            let live_turns: Vec<&Expired> = turns.iter().filter(|t| t.0.is_live()).map(|t| &t.1).collect();
             conn.count_expired(&live_turns).await?
         } else {
             0
@@ -144,7 +161,7 @@ impl Store {
         // The wall clock may have stepped back during the pass (an NTP correction): never negative.
         report.duration_ms = (now_ms() - started).max(0.0);
         let detail = plain_object(&[("keys", keys), ("collections", doc_ids.into()), ("timeSeries", buckets.into())]);
-        Ok((report, detail, failure))
+        Ok((report, detail, failure, stopped))
     }
 
     /// Whether `onExpire` was given.
@@ -246,8 +263,16 @@ async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, expir
         if limit == 0 {
             return Ok((here, true));
         }
+        crate::long::check()?;
         let started = now_ms();
-        let n = conn.reap(expired, limit, removed_ids).await?;
+        // A batch failing because its call was stopped (its transaction aborted): stopped, and
+        // the keys it read are not removed.
+        let had = removed_ids.length();
+        let n = conn.reap(expired, limit, removed_ids).await.map_err(|e| {
+            removed_ids.set_length(had);
+            crate::long::check().err().unwrap_or(e)
+        })?;
+        crate::long::advance(n);
         here += n;
         *removed_in_pass += n;
         if n < limit {
