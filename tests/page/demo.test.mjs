@@ -117,8 +117,12 @@ test("a millisecond expiresAt (Date.now()) shows the library's RangeError and ad
 
 test("the reaper panel shows passes and logs an 'expired' event", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withDemo(async ({ page }) => {
+    // The page says "ready" before it first draws the stats panel (after a read of the store): on
+    // a loaded machine the panel can still show its placeholder "–" here. Wait for it to be drawn.
+    await poll(() => page.textContent(sel("stat-reaperPaused")), (t) => t !== "–", 3_000, "the stats panel drawn");
     const runs0 = await statNumber(page, "reaperRuns");
     const removed0 = await statNumber(page, "removedTotal");
+    assert.ok(Number.isInteger(runs0) && Number.isInteger(removed0), `stats shown: runs ${runs0}, removed ${removed0}`);
     assert.equal(await page.textContent(sel("stat-reaperPaused")), "false");
 
     const key = "short-lived";

@@ -93,10 +93,16 @@ async function until(read, ok, ms, what) {
  */
 async function scenario(t, run, stopWorker) {
   await until(() => run(PAGE.ready), Boolean, 15_000, "the worker controls the page");
+  // The worker stores a response after it has answered the page (waitUntil), so a fetch right
+  // after can overtake that write: the worker then misses and its own fetch() is answered by the
+  // browser's HTTP cache (max-age), neither a hit nor a request to the server (seen in Firefox on
+  // a loaded machine). Before asking again, wait for the write to land.
+  const landed = (path) => until(async () => (await run(PAGE.stored, DB)).includes(path), Boolean, 5_000, `${path} stored`);
 
   // A hit: the second fetch is answered by the worker from idb-ttl; the server saw one request.
   let r = await run(PAGE.get, "/api/hit?max-age=60");
   assert.deepEqual([r.hit, r.count], [false, 1], "first fetch: from the server");
+  await landed("/api/hit?max-age=60");
   r = await run(PAGE.get, "/api/hit?max-age=60");
   assert.deepEqual([r.hit, r.count, r.served], [true, 1, 1], "second fetch: from idb-ttl, the server not asked");
   assert.ok(Number(r.age) >= 0, `a hit says its Age: ${r.age}`);
@@ -107,6 +113,7 @@ async function scenario(t, run, stopWorker) {
   // Date header has whole seconds, so the age subtracted from max-age can be up to a second.)
   r = await run(PAGE.get, "/api/short?max-age=2");
   assert.equal(r.count, 1);
+  await landed("/api/short?max-age=2");
   r = await run(PAGE.get, "/api/short?max-age=2");
   assert.deepEqual([r.hit, r.count], [true, 1], "within its max-age: a hit");
   await sleep(2_300);
@@ -126,6 +133,7 @@ async function scenario(t, run, stopWorker) {
   // A restart: entries stored, the worker stopped while they expire (nothing can reap them:
   // its timers are gone and no page has the store open), then woken: it catches up.
   for (const p of ["/api/r1?max-age=2", "/api/r2?max-age=2"]) await run(PAGE.get, p);
+  for (const p of ["/api/r1?max-age=2", "/api/r2?max-age=2"]) await landed(p);
   const before = await run(PAGE.life);
   await stopWorker();
   await sleep(2_500);
