@@ -24,6 +24,10 @@ use crate::core::expiry::Ttl;
 
 const HINTS_MAX: u32 = 100_000;
 
+/// How many puts long work (`long`) makes before waiting for them and looking whether it was
+/// stopped.
+const CHUNK: usize = 1000;
+
 fn hintable(k: &JsValue) -> bool {
     k.is_string() || k.as_f64().is_some()
 }
@@ -323,7 +327,10 @@ impl Conn {
         }
         // The transaction lives on after the puts (lookups to wait for, or `more` requests of the
         // caller's): a put's conflict is resolved in it.
-        let cancel = more || !long_way.is_empty();
+        // Long work (`long`) goes a chunk at a time, so that stopping it finds few requests under
+        // way: aborting thousands costs WebKit more than its watchdog waits.
+        let tracked = crate::long::tracked();
+        let cancel = more || tracked || !long_way.is_empty();
         let mut puts = Vec::with_capacity(fast.len());
         for (i, old) in fast {
             let w = &writes[i];
@@ -342,6 +349,13 @@ impl Conn {
             // costs a request later, never a wrong answer.
             self.hint(&w.key, x.e);
             puts.push((i, put));
+            if tracked && puts.len() % CHUNK == 0 {
+                if let Some((_, last)) = puts.last_mut() {
+                    // A failed put is an answer here: its conflict is resolved below.
+                    let _ = run.settle(last).await?;
+                }
+                crate::long::check()?;
+            }
         }
         // keepTtl reads the record (an idle entry keeps its window and cap); others its key.
         let lookups = long_way.iter().map(|&i| {
@@ -372,6 +386,7 @@ impl Conn {
                 self.put_entry(run, store, &writes[i], expiry[i].unwrap_or(Expiry::at(NEVER_MS)))?;
             }
         }
+        let mut written = 0;
         for (&i, found) in long_way.iter().zip(old_pks) {
             let (i, w) = (i as usize, &writes[i as usize]);
             // A primary key, or (keepTtl) the record.
@@ -399,7 +414,12 @@ impl Conn {
                 }
             }
             if is_live(new.e, now) {
-                self.put_entry(run, store, w, new)?;
+                let mut put = self.put_entry(run, store, w, new)?;
+                written += 1;
+                if tracked && written % CHUNK == 0 {
+                    let _ = run.settle(&mut put).await?;
+                    crate::long::check()?;
+                }
                 self.hint(&w.key, new.e);
             } else {
                 self.hints.delete(&w.key);

@@ -105,4 +105,36 @@ for (const engine of ["firefox", "webkit"]) {
       assert.equal(await session.eval(() => window.vaultStore.get("token")), null, "get() agrees (undefined, sent back as null)");
     });
   });
+
+  // The Long work panel (www/long.js): the bar moves while 100 000 entries are imported, and an
+  // import cancelled part way (by an observer of the bar, in the page) writes nothing.
+  test(`${engine}: the demo's long import shows its progress, and Cancel writes nothing`, { timeout: TEST_TIMEOUT_MS * 4, skip }, async () => {
+    await withEngine(engine, async (session, url) => {
+      await session.goto(url);
+      await waitReady(session);
+      await session.waitFor(() => !document.querySelector('[data-testid="long-import"]').disabled || null, 10_000, "the long-work store to open");
+      await session.eval(() => {
+        const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+        const bar = $("long-progress");
+        window.cancelledAt = null;
+        const observer = new MutationObserver(() => {
+          if (bar.max === 100000 && bar.value > 0 && bar.value < bar.max) {
+            observer.disconnect();
+            window.cancelledAt = bar.value;
+            $("long-cancel").click();
+          }
+        });
+        observer.observe(bar, { attributes: true });
+        $("long-import").click();
+      });
+      const end = await session.waitFor(() => {
+        const s = document.querySelector('[data-testid="long-state"]');
+        return s.dataset.state === "running" ? null : { state: s.dataset.state, text: s.textContent, at: window.cancelledAt };
+      }, TEST_TIMEOUT_MS * 3, "the import to end");
+      assert.equal(end.state, "cancelled", end.text);
+      assert.ok(end.at > 0 && end.at < 100000, `cancelled part way: ${end.at}`);
+      assert.equal(end.text, "import(): cancelled: nothing written (count() unchanged: 0)");
+      assert.equal(await session.eval(() => window.longStore.count()), 0, "count(): nothing written");
+    });
+  });
 }
