@@ -98,6 +98,9 @@ const ORACLE = {
   // A key of an asyncStorage with a prefix: strings only.
   stringKey: { string10MB: ACCEPT },
   any: {},
+  // Long work's signal: an AbortSignal, or none; its onProgress: a function, or none.
+  signal: { undefined: ACCEPT },
+  progress: { undefined: ACCEPT, function: ACCEPT },
   // ttlFromHeaders' headers: a Headers or a plain object; only header names are read, so an
   // object whose other properties throw or cycle is accepted (it says nothing: undefined).
   headers: { throwingGetter: ACCEPT, cyclic: ACCEPT },
@@ -106,6 +109,9 @@ const ORACLE = {
   // ttlFromHeaders' now: Unix seconds from 0 to 9999, or nothing (the clock).
   now: { undefined: ACCEPT, negZero: ACCEPT, twoTo53: R, n1e21: R, nan: R, infinity: R, negInfinity: R },
 };
+
+/** A snapshot with nothing in it, for import()'s options. */
+const empty = { format: "idb-ttl-snapshot", version: 1, database: "x", exportedAt: 0, entries: [], collections: [], timeSeries: [] };
 
 /** Every call of the API with one argument replaced by the value under test. */
 function positions() {
@@ -214,6 +220,21 @@ function positions() {
   add("timeSeries.insertMany events", "array", (e, x) => e.ts.insertMany(x), { mention: "insertMany event" });
   add("timeSeries.query options", "options", (e, x) => e.ts.query(x), { mention: "query options" });
   add("timeSeries.query { from }", "bound", (e, x) => e.ts.query({ from: x }), { mention: "from" });
+  // Long work's last argument, { signal, onProgress }: an AbortSignal and a function, nothing
+  // else (an aborted signal and a throwing onProgress are cases of their own, after the values).
+  for (const [m, call] of [
+    ["setMany", (e, o) => e.store.setMany([["a", 1]], o)],
+    ["import", (e, o) => e.store.import(empty, o)],
+    ["export", (e, o) => e.store.export(o)],
+    ["clear", (e, o) => e.store.clear(o)],
+    ["reap", (e, o) => e.store.reap(o)],
+  ]) {
+    add(`${m} options`, "options", (e, x) => call(e, x), { mention: `${m} options` });
+    add(`${m} { signal }`, "signal", (e, x) => call(e, { signal: x }), { mention: "signal" });
+    add(`${m} { onProgress }`, "progress", (e, x) => call(e, { onProgress: x }), { mention: "onProgress" });
+  }
+  add("exportStream options", "options", (e, x) => { e.store.exportStream(x).cancel(); }, { mention: "exportStream options", sync: true });
+  add("exportStream { signal }", "signal", (e, x) => { e.store.exportStream({ signal: x }).cancel(); }, { mention: "signal", sync: true });
   // ttlFromHeaders (synchronous).
   add("ttlFromHeaders headers", "headers", (e, x) => e.ttlFromHeaders(x), { mention: "ttlFromHeaders headers", sync: true });
   add("ttlFromHeaders header value", "headerValue", (e, x) => e.ttlFromHeaders({ "Cache-Control": x }), { mention: "ttlFromHeaders headers[\"Cache-Control\"]", sync: true });
@@ -392,6 +413,31 @@ export async function runCatalogue({ TtlStore, ttlFromHeaders }, dbName) {
     if (got !== want) report.failures.push(`${where}: expected ${want}, got ${got}${error ? ` (${error.name}: ${String(error.message).slice(0, 200)})` : ""}`);
     else if (got === ACCEPT && ttl !== expect) report.failures.push(`${where}: expected the ttl ${expect}, got ${ttl}`);
     else if (got !== ACCEPT && !String(error.message).includes(expect)) report.failures.push(`${where}: the message lacks ${expect}: ${String(error.message).slice(0, 200)}`);
+  }
+  // Long work stopped before it starts (an aborted signal), or by its own onProgress throwing
+  // while 30 000 entries are written: rejects with that very reason, and nothing is written.
+  const reason = new Error("stopped by the catalogue");
+  const items = Array.from({ length: 30_000 }, (_, i) => [`long${i}`, i]);
+  for (const [what, call] of [
+    ["setMany with an aborted signal", () => env.store.setMany(items, { signal: AbortSignal.abort(reason) })],
+    ["import with an aborted signal", () => env.store.import(empty, { signal: AbortSignal.abort(reason) })],
+    ["clear with an aborted signal", () => env.store.clear({ signal: AbortSignal.abort(reason) })],
+    ["reap with an aborted signal", () => env.store.reap({ signal: AbortSignal.abort(reason) })],
+    ["export with an aborted signal", () => env.store.export({ signal: AbortSignal.abort(reason) })],
+    ["setMany with a throwing onProgress", () => env.store.setMany(items, { onProgress: () => { throw reason; } })],
+  ]) {
+    globalThis.catalogueAt = what;
+    report.cases++;
+    let got;
+    try {
+      await Promise.race([call(), timeout(60_000)]);
+      got = "it resolved";
+    } catch (e) {
+      got = e;
+    }
+    if (got !== reason) report.failures.push(`${what}: expected a rejection with the reason itself, got ${got && got.message ? got.message : got}`);
+    const now = await raw.count();
+    if (now !== baseline) report.failures.push(`${what}: something was written or removed: ${baseline} -> ${now}`);
   }
   globalThis.catalogueAt = "after the cases";
   // The store and its collection and time series still work.
