@@ -19,6 +19,9 @@ import {
   type TtlTiers,
   type TtlAsyncStorage,
   type Key,
+  type LongOptions,
+  type Progress,
+  type SetManyEntry,
 } from "../../pkg/index.js";
 import { QueryClient } from "@tanstack/query-core";
 import { experimental_createQueryPersister, type AsyncStorage as TanStackStorage, type PersistedQuery } from "@tanstack/query-persist-client-core";
@@ -291,5 +294,42 @@ export function watchMisuse(store: TtlStore): void {
   store.watch<number>("k", (n: number) => console.log(n + 1));
   // @ts-expect-error watch answers at once with the stop function, not a Promise
   const p: Promise<void> = store.watch("k", () => {});
+  void p;
+}
+
+// README, "Long work: progress, Cancel, streams".
+export async function longWork(store: TtlStore, rows: SetManyEntry[], bar: HTMLProgressElement, file: File): Promise<unknown[]> {
+  const controller = new AbortController();
+  const options: LongOptions = {
+    signal: controller.signal,
+    onProgress: ({ done, total }: Progress) => { bar.max = total; bar.value = done; },
+  };
+  try {
+    await store.setMany(rows, options);
+  } catch (e) {
+    if (e !== controller.signal.reason) throw e;
+  }
+  await store.clear({ signal: AbortSignal.timeout(5_000) });
+  const report: ReapReport = await store.reap({ onProgress: (p) => console.log(p.done, p.total) });
+  const snapshot: Snapshot = await store.export({ signal: controller.signal });
+  const chunks: ReadableStream<Snapshot> = store.exportStream({ onProgress: (p) => console.log(p.done) });
+  const lines = chunks.pipeThrough(new TransformStream<Snapshot, string>({
+    transform(chunk, out) { out.enqueue(JSON.stringify(chunk) + "\n"); },
+  }));
+  const url = URL.createObjectURL(await new Response(lines).blob());
+  const imported: ImportReport = await store.import(file.stream(), { onProgress: ({ done, total }) => console.log(done, total) });
+  const again: ImportReport = await store.import(store.exportStream());
+  return [report, snapshot, url, imported, again];
+}
+
+export function longWorkMisuse(store: TtlStore, rows: SetManyEntry[]): void {
+  // @ts-expect-error only signal and onProgress
+  void store.setMany(rows, { anything: 1 });
+  // @ts-expect-error the signal is an AbortSignal, not its controller
+  void store.clear({ signal: new AbortController() });
+  // @ts-expect-error onProgress is told one object
+  void store.reap({ onProgress: (done: number, total: number) => console.log(done, total) });
+  // @ts-expect-error exportStream answers at once with the stream, not a Promise
+  const p: Promise<Snapshot> = store.exportStream();
   void p;
 }
