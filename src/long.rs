@@ -137,24 +137,22 @@ impl Drop for Long {
 
 /// Runs `fut` with `long` as the current call's tracker (none: as it is).
 pub fn scope<F: Future>(long: Option<Rc<Long>>, fut: F) -> Scoped<F> {
-    Scoped { long, fut }
+    Scoped { long, fut: Box::pin(fut) }
 }
 
 /// A future polled with its tracker current.
 #[derive(Debug)]
 pub struct Scoped<F> {
     long: Option<Rc<Long>>,
-    fut: F,
+    fut: Pin<Box<F>>,
 }
 
 impl<F: Future> Future for Scoped<F> {
     type Output = F::Output;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        // SAFETY: `fut` is never moved out of the pinned `Scoped`.
-        let this = unsafe { self.get_unchecked_mut() };
-        let outer = CURRENT.with(|c| c.replace(this.long.clone()));
-        let out = unsafe { Pin::new_unchecked(&mut this.fut) }.poll(cx);
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let outer = CURRENT.with(|c| c.replace(self.long.clone()));
+        let out = self.fut.as_mut().poll(cx);
         CURRENT.with(|c| c.replace(outer));
         out
     }

@@ -105,9 +105,11 @@ impl TtlStore {
     pub fn export_stream(&self, options: JsValue) -> std::result::Result<JsValue, JsValue> {
         let long = convert::long_options("exportStream options", &options).map_err(Error::into_js)?;
         let state: Rc<RefCell<Option<(Option<ExportCursor>, Option<Rc<Long>>)>>> = Rc::new(RefCell::new(Some((None, long))));
-        let (store, pages) = (self.store.clone(), state.clone());
+        // Cancelled: a page read meanwhile is not kept, nor its tracker (and its ticker).
+        let cancelled = Rc::new(std::cell::Cell::new(false));
+        let (store, pages, stopped) = (self.store.clone(), state.clone(), cancelled.clone());
         let next = Closure::<dyn FnMut() -> Promise>::new(move || {
-            let (store, state) = (store.clone(), pages.clone());
+            let (store, state, cancelled) = (store.clone(), pages.clone(), stopped.clone());
             wasm_bindgen_futures::future_to_promise(async move {
                 // Ended (read through, failed or cancelled): nothing more.
                 let Some((cur, long)) = state.take() else { return Ok(JsValue::NULL) };
@@ -121,7 +123,9 @@ impl TtlStore {
                 });
                 match page.await {
                     Ok((cur, Some(data))) => {
-                        state.replace(Some((Some(cur), long)));
+                        if !cancelled.get() {
+                            state.replace(Some((Some(cur), long)));
+                        }
                         build_snapshot(store.name(), now_ms(), &data.entries, &data.collections, &data.series).map_err(|e| convert::refused(e).into_js())
                     }
                     Ok((_, None)) => Ok(JsValue::NULL),
@@ -129,7 +133,10 @@ impl TtlStore {
                 }
             })
         });
-        let stop = Closure::<dyn FnMut()>::new(move || drop(state.take()));
+        let stop = Closure::<dyn FnMut()>::new(move || {
+            cancelled.set(true);
+            drop(state.take());
+        });
         snapshot_stream(&next.into_js_value(), &stop.into_js_value())
     }
 

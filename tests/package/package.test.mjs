@@ -93,7 +93,7 @@ test("every example of the package README runs, in order, against the package", 
   // One module: the examples as they stand, then a report of what they left in the store.
   const script = blocks.join("\n").replaceAll('from "idb-ttl"', 'from "./idb-ttl/index.js"') + `
     const report = { entries: await store.keys(), events: await events.count(), temps: await temps.count(),
-      snapshotEntries: snapshot.entries.length };
+      snapshotEntries: snapshot.entries.length, copied: await copyStore.keys() };
     document.body.dataset.report = JSON.stringify(report);`;
   writeFileSync(join(dir, "index.html"), `<!doctype html><link rel="icon" href="data:,"><body><script type="module">
     window.onerror = (m) => { document.body.dataset.error = String(m); };
@@ -109,7 +109,8 @@ test("every example of the package README runs, in order, against the package", 
       const { report, error } = await page.evaluate(() => ({ ...document.body.dataset }));
       assert.equal(error, undefined, `an example failed: ${error}`);
       const r = JSON.parse(report);
-      assert.deepEqual(r.entries, ["banner", "draft", "session", "token"]);
+      assert.deepEqual(r.entries, ["banner", "draft", "row1", "row2", "session", "token"]);
+      assert.deepEqual(r.copied, r.entries, "the long-work example's copy holds what the store held");
       assert.equal(r.events, 1);
       assert.equal(r.temps, 1);
       assert.equal(r.snapshotEntries, 4);
