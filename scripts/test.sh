@@ -5,7 +5,8 @@
 #   3. the browser suite (tests/browser.rs; tests/browser_sw.rs runs part of it inside a service
 #      worker) under wasm-pack test --headless, in three engines:
 #      Chromium (chromedriver), Firefox ESR (geckodriver), WebKitGTK (WebKitWebDriver, Xvfb),
-#      and Chromium again on its SQLite IndexedDB backend (IdbSqliteBackingStore)
+#      and Chromium again on its SQLite IndexedDB backend (IdbSqliteBackingStore); built once,
+#      then run in two lanes side by side (Chromium on both backends | Firefox, then WebKit)
 #   4. scripts/build.sh                      the release package pkg/ (and www/pkg/), size budget
 #   5. tsc -p tests/types                    typings: README examples compile, misuse fails
 #   6. node --test tests/page/               the demo: Chromium (playwright-core); essentials in
@@ -151,25 +152,76 @@ for _ in $(seq 100); do [ -s "$LOGS/runner-proxy.port" ] && break; sleep 0.1; do
 [ -s "$LOGS/runner-proxy.port" ] || { echo "test.sh: scripts/runner-proxy.mjs did not start" >&2; exit 1; }
 printf '{ "goog:chromeOptions": { "args": ["proxy-server=http://127.0.0.1:%s", "proxy-bypass-list=<-loopback>"] } }\n' \
   "$(cat "$LOGS/runner-proxy.port")" > "$LOGS/webdriver-chromium.json"
-RETRY_IF=page_never_loaded run_stage browser-chromium count_libtest \
-  env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
-  WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium.json" \
-  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser --test browser_sw
+browser_chromium() {
+  RETRY_IF=page_never_loaded run_stage browser-chromium count_libtest \
+    env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
+    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium.json" \
+    timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser --test browser_sw
+}
 # Chrome is rolling out a SQLite IndexedDB backend for new data: the same suite on it.
 printf '{ "goog:chromeOptions": { "args": ["proxy-server=http://127.0.0.1:%s", "proxy-bypass-list=<-loopback>", "enable-features=IdbSqliteBackingStore,IdbSqliteOnDiskRollout"] } }\n' \
   "$(cat "$LOGS/runner-proxy.port")" > "$LOGS/webdriver-chromium-sqlite.json"
-RETRY_IF=page_never_loaded run_stage browser-chromium-sqlite count_libtest \
-  env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
-  WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium-sqlite.json" \
-  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser --test browser_sw
-RETRY_IF=page_never_loaded run_stage browser-firefox count_libtest \
-  env -u CHROMEDRIVER -u SAFARIDRIVER GECKODRIVER="$HOME/.cargo/bin/geckodriver" \
-  WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/webdriver-firefox.json" \
-  timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --firefox --geckodriver "$HOME/.cargo/bin/geckodriver" -- --test browser --test browser_sw
+browser_chromium_sqlite() {
+  RETRY_IF=page_never_loaded run_stage browser-chromium-sqlite count_libtest \
+    env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
+    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium-sqlite.json" \
+    timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser --test browser_sw
+}
+browser_firefox() {
+  RETRY_IF=page_never_loaded run_stage browser-firefox count_libtest \
+    env -u CHROMEDRIVER -u SAFARIDRIVER GECKODRIVER="$HOME/.cargo/bin/geckodriver" \
+    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/webdriver-firefox.json" \
+    timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --firefox --geckodriver "$HOME/.cargo/bin/geckodriver" -- --test browser --test browser_sw
+}
 # WebKitGTK has no headless mode: the driver starts MiniBrowser inside a virtual X server.
-RETRY_IF=page_never_loaded run_stage browser-webkit count_libtest \
-  env -u CHROMEDRIVER -u GECKODRIVER SAFARIDRIVER=/usr/bin/WebKitWebDriver \
-  xvfb-run -a timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --safari --safaridriver /usr/bin/WebKitWebDriver -- --test browser --test browser_sw
+browser_webkit() {
+  RETRY_IF=page_never_loaded run_stage browser-webkit count_libtest \
+    env -u CHROMEDRIVER -u GECKODRIVER SAFARIDRIVER=/usr/bin/WebKitWebDriver \
+    xvfb-run -a timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --safari --safaridriver /usr/bin/WebKitWebDriver -- --test browser --test browser_sw
+}
+# Two lanes side by side (the suites mostly wait on timers and IndexedDB, and there are two
+# cores): Chromium on both backends in one, Firefox then WebKit in the other, each lane's stages
+# one after another. BROWSER_LANES=1 runs the four one after another instead. A lane's output is
+# shown once both have ended; the stages' logs and counts are as for any stage.
+browser_stages=(browser-chromium browser-chromium-sqlite browser-firefox browser-webkit)
+if [ "${BROWSER_LANES:-2}" = 1 ]; then
+  browser_chromium; browser_chromium_sqlite; browser_firefox; browser_webkit
+else
+  t_lanes=$SECONDS
+  # The test binaries are built once, before the lanes start, so that neither waits on the
+  # other's build (wasm-pack test builds, then runs).
+  run_stage browser-build - cargo test --target wasm32-unknown-unknown --no-run --test browser --test browser_sw
+  echo
+  echo "== test.sh [browser lanes]: Chromium (LevelDB, then SQLite) beside Firefox then WebKit; output below once both end"
+  ( browser_chromium && browser_chromium_sqlite ) > "$LOGS/lane-chromium.out" 2>&1 &
+  lane_a=$!
+  ( browser_firefox && browser_webkit ) > "$LOGS/lane-firefox-webkit.out" 2>&1 &
+  lane_b=$!
+  rc_a=0; rc_b=0
+  wait "$lane_a" || rc_a=$?
+  wait "$lane_b" || rc_b=$?
+  cat "$LOGS/lane-chromium.out" "$LOGS/lane-firefox-webkit.out"
+  # The lanes ran in subshells: their counts are read back from the stages' logs.
+  failed_stage=""
+  for name in "${browser_stages[@]}"; do
+    log="$LOGS/$name.log"
+    [ -f "$log" ] || continue
+    read -r p f g < <(count_libtest "$log")
+    total_passed=$((total_passed + p))
+    total_failed=$((total_failed + f))
+    breakdown+=("$name: $p passed, $f failed, $g ignored;")
+    if grep -q "^== test.sh: stage '$name' FAILED" "$LOGS/lane-chromium.out" "$LOGS/lane-firefox-webkit.out"; then
+      failed_stage="$name"
+    fi
+  done
+  if [ "$rc_a" -ne 0 ] || [ "$rc_b" -ne 0 ]; then
+    echo
+    echo "== test.sh: browser lanes FAILED (exit $rc_a, $rc_b) after $((SECONDS - t_lanes)) s"
+    summary "${failed_stage:-browser lanes}"
+    exit 1
+  fi
+  echo "== test.sh [browser lanes]: ok ($((SECONDS - t_lanes)) s)"
+fi
 
 run_stage build - bash scripts/build.sh
 
