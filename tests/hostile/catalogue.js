@@ -5,8 +5,8 @@
 // refusal the five object stores are read with plain IndexedDB: nothing was written. At the end the
 // store, a collection and a time series still work. ttlFromHeaders meets the same values, and
 // hostile headers objects of its own (throwing getters, Proxies, 10 MB headers). Run by
-// tests/page/hostile.test.mjs in Chromium, Firefox and WebKit; `runCatalogue` resolves to a
-// report (counts and failures).
+// tests/page/chromium-hostile.test.mjs (Chromium) and tests/page/hostile.test.mjs (Firefox and
+// WebKit); `runCatalogue` resolves to a report (counts and failures).
 
 const BIG = 100_000;
 
