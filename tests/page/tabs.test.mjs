@@ -32,14 +32,16 @@ test("two tabs: one reaper, every expiry heard in both, each sees the other's wr
     await openStore(b, "one-reaper", { reapIntervalMs: 200 });
     await poll(() => stats(a), (s) => s.leader, 5_000, "tab A (first) leads");
 
-    await value(a, `await store.setMany(Array.from({ length: 30 }, (_, i) => ["a" + i, i, { ttl: 0.3 }]));`);
-    await value(b, `await store.setMany(Array.from({ length: 20 }, (_, i) => ["b" + i, i, { ttl: 0.3 }]));`);
+    // 2 s: long enough for each tab to read the other's write first on a loaded machine (0.3 s
+    // ran out once between A's write and B's read, with four page-test files at a time).
+    await value(a, `await store.setMany(Array.from({ length: 30 }, (_, i) => ["a" + i, i, { ttl: 2 }]));`);
+    await value(b, `await store.setMany(Array.from({ length: 20 }, (_, i) => ["b" + i, i, { ttl: 2 }]));`);
     await value(b, `await store.set("kept", "from B");`);
     assert.equal(await value(a, `return store.get("kept");`), "from B", "A reads B's write");
     assert.equal(await value(b, `return store.get("a3");`), 3, "B reads A's write");
 
-    await poll(() => value(a, `return expiredKeys.length;`), (n) => n === 50, 5_000, "all 50 expiries heard in A");
-    await poll(() => value(b, `return expiredKeys.length;`), (n) => n === 50, 5_000, "all 50 expiries heard in B");
+    await poll(() => value(a, `return expiredKeys.length;`), (n) => n === 50, 8_000, "all 50 expiries heard in A");
+    await poll(() => value(b, `return expiredKeys.length;`), (n) => n === 50, 8_000, "all 50 expiries heard in B");
     const [sa, sb] = [await stats(a), await stats(b)];
     assert.equal(sb.leader, false, "one leader");
     assert.equal(sb.runs, 0, "the follower runs no background pass");
