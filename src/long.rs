@@ -94,16 +94,19 @@ impl Long {
         }
     }
 
-    fn tick(&self) {
-        // Looked at after telling too: an `onProgress` that aborts stops the call at once.
-        for tell in [true, false] {
-            if let Some(why) = self.aborted_before() {
-                self.halt(why);
-            }
-            if tell {
-                self.tell();
-            }
+    /// Stops the call if its signal is aborted; whether it is stopped.
+    fn look(&self) -> bool {
+        if let Some(why) = self.aborted_before() {
+            self.halt(why);
         }
+        self.stop.borrow().is_some()
+    }
+
+    fn tick(&self) {
+        self.look();
+        self.tell();
+        // Looked at after telling too: an `onProgress` that aborts stops the call at once.
+        self.look();
     }
 
     /// Tells `onProgress` how far the call got, if that changed; one that throws stops the call.
@@ -230,12 +233,7 @@ pub fn signal() -> JsValue {
 /// Between batches: an error once the call was stopped.
 pub fn check() -> Result<()> {
     let mut stopped = false;
-    with(|l| {
-        if let Some(why) = l.aborted_before() {
-            l.halt(why);
-        }
-        stopped = l.stopped().is_some();
-    });
+    with(|l| stopped = l.look());
     if stopped {
         Err(Error::Aborted)
     } else {

@@ -28,6 +28,17 @@ const HINTS_MAX: u32 = 100_000;
 /// stopped.
 const CHUNK: usize = 1000;
 
+/// After the `n`th put of long work, `put`: at the end of a chunk, waits for it (and so for the
+/// chunk) and stops if the call was stopped. A failed put is an answer here: the caller resolves
+/// its conflict.
+async fn end_of_chunk(run: &Run<'_>, put: &mut Req<'_>, n: usize) -> Result<()> {
+    if n % CHUNK == 0 {
+        let _ = run.settle(put).await?;
+        crate::long::check()?;
+    }
+    Ok(())
+}
+
 fn hintable(k: &JsValue) -> bool {
     k.is_string() || k.as_f64().is_some()
 }
@@ -349,12 +360,11 @@ impl Conn {
             // costs a request later, never a wrong answer.
             self.hint(&w.key, x.e);
             puts.push((i, put));
-            if tracked && puts.len() % CHUNK == 0 {
+            if tracked {
+                let n = puts.len();
                 if let Some((_, last)) = puts.last_mut() {
-                    // A failed put is an answer here: its conflict is resolved below.
-                    let _ = run.settle(last).await?;
+                    end_of_chunk(run, last, n).await?;
                 }
-                crate::long::check()?;
             }
         }
         // keepTtl reads the record (an idle entry keeps its window and cap); others its key.
@@ -416,9 +426,8 @@ impl Conn {
             if is_live(new.e, now) {
                 let mut put = self.put_entry(run, store, w, new)?;
                 written += 1;
-                if tracked && written % CHUNK == 0 {
-                    let _ = run.settle(&mut put).await?;
-                    crate::long::check()?;
+                if tracked {
+                    end_of_chunk(run, &mut put, written).await?;
                 }
                 self.hint(&w.key, new.e);
             } else {

@@ -274,18 +274,14 @@ impl<'c> Run<'c> {
             let probe = self.probe.get_mut().take();
             let mut probe = match probe {
                 Some(probe) => probe,
-                None => {
-                    let first = self.sys.object_store_names().get(0).unwrap_or_default();
-                    self.ask(&self.store(&first)?, Ask::Count(Some(nothing())))?
-                }
+                None => self.count_nothing()?,
             };
             self.wait(&mut probe).await?;
         }
         if crate::long::tracked() && self.tx.is_some() {
             // Long work stays abortable until every request answered (a transaction asked to
             // commit cannot be aborted): a request made last answers after all the others.
-            let first = self.sys.object_store_names().get(0).unwrap_or_default();
-            let mut last = self.ask(&self.store(&first)?, Ask::Count(Some(nothing())))?;
+            let mut last = self.count_nothing()?;
             // Stopped meanwhile: returning drops the transaction uncommitted, which aborts it.
             crate::long::or_stopped(self.wait(&mut last)).await??;
         }
@@ -298,6 +294,13 @@ impl<'c> Run<'c> {
             // Why it aborted (a quota refusal, a request's error), else what the commit said.
             Err(e) => Err(storage_error(self.name, self.op, self.sys.error().map_or_else(|| idb_to_js(e), JsValue::from))),
         }
+    }
+
+    /// The probe's request on the transaction's first object store: it answers once every
+    /// request made before it has.
+    fn count_nothing(&self) -> Result<Req<'static>> {
+        let first = self.sys.object_store_names().get(0).unwrap_or_default();
+        self.ask(&self.store(&first)?, Ask::Count(Some(nothing())))
     }
 
     /// Ends a write that wrote nothing: committed without waiting (aborting one costs Chromium

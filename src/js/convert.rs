@@ -189,17 +189,21 @@ pub fn store_options(v: &JsValue) -> Result<(StoreConfig, Option<js_sys::Functio
     // Our own plain object: reading it never throws.
     let hook = js_sys::Reflect::get(&fns, &"onExpire".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     if config.hand_off && hook.is_none() {
-        let shown = match &data {
-            Value::Record(fields) => fields.iter().find(|(k, _)| k == "onExpire").map(|(_, v)| v.describe()),
-            _ => None,
-        };
         return Err(Error::wrong_type(
             "onExpire",
-            &shown.unwrap_or_default(),
+            &shown(&data, "onExpire"),
             "a function, async (records) => { ... }, that resolves once the records are kept elsewhere",
         ));
     }
     Ok((config, hook))
+}
+
+/// How the edge showed option `name` of an options object (empty if it has none).
+fn shown(data: &Value, name: &str) -> String {
+    match data {
+        Value::Record(fields) => fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.describe()).unwrap_or_default(),
+        _ => String::new(),
+    }
 }
 
 /// `{ signal, onProgress }` of long work (`what`: "setMany options"): the call's tracker, if
@@ -210,20 +214,16 @@ pub fn long_options(what: &str, v: &JsValue) -> Result<Option<std::rc::Rc<crate:
     let [signal, progress] = options::long_options(what, &data)?;
     // Our own plain object: reading it never throws.
     let got = |name: &str| Reflect::get(&found, &name.into()).unwrap_or_default();
-    let shown = |name: &str| match &data {
-        Value::Record(fields) => fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.describe()).unwrap_or_default(),
-        _ => String::new(),
-    };
     let signal = match signal {
         false => None,
         true => Some(got("signal").dyn_into::<web_sys::AbortSignal>().map_err(|_| {
-            Error::wrong_type("signal", &shown("signal"), "an AbortSignal (new AbortController().signal, or AbortSignal.timeout(ms))")
+            Error::wrong_type("signal", &shown(&data, "signal"), "an AbortSignal (new AbortController().signal, or AbortSignal.timeout(ms))")
         })?),
     };
     let on_progress = match progress {
         false => None,
         true => Some(got("onProgress").dyn_into::<js_sys::Function>().map_err(|_| {
-            Error::wrong_type("onProgress", &shown("onProgress"), "a function, ({ done, total }) => { ... }")
+            Error::wrong_type("onProgress", &shown(&data, "onProgress"), "a function, ({ done, total }) => { ... }")
         })?),
     };
     Ok(crate::long::Long::new(signal, on_progress))

@@ -143,22 +143,19 @@ async fn import_aborted_writes_nothing_and_export_tells_progress() {
         check(snapshot.entries.length === 25000, 'everything exported');
         check(snapshot.entries[0].key === 'k0' && snapshot.entries[24999].key === 'k9999', 'in key order across pages');
         check(seen.every((p) => p.total === 25000 && p.done <= 25000), 'export progress counts records: ' + JSON.stringify(seen));
-    ")).await;
-    // Import into a second store, aborted part way: nothing; then whole: everything.
-    let b = open_manual(&format!("{name}-b")).await;
-    let snapshot = call(&s, "export", &[]).await;
-    let f: js_sys::Function = js(&format!("async (s, snapshot) => {{ {PRELUDE}
+
+        // Into a second store, aborted part way: nothing; then whole: everything.
+        const b = await s.constructor.open(name + '-b', {{ autoReap: false }});
         const controller = new AbortController();
-        const e = await rejects(s.import(snapshot, {{ signal: controller.signal, onProgress: (p) => {{ if (p.done > 0) controller.abort('stop'); }} }}));
+        const e = await rejects(b.import(snapshot, {{ signal: controller.signal, onProgress: (p) => {{ if (p.done > 0) controller.abort('stop'); }} }}));
         check(e === 'stop', 'rejects with the reason: ' + e);
-        check(await s.count() === 0, 'an aborted import writes nothing');
-        const seen = [];
-        const report = await s.import(snapshot, {{ onProgress: (p) => seen.push(p) }});
-        check(report.entries === 25000 && await s.count() === 25000, 'the whole import: ' + JSON.stringify(report));
-        check(seen.every((p) => p.total === 25000 && p.done <= 25000), 'import progress: ' + JSON.stringify(seen));
-    }}")).unchecked_into();
-    let p: js_sys::Promise = f.call2(&JsValue::NULL, &b, &snapshot).unwrap().unchecked_into();
-    wasm_bindgen_futures::JsFuture::from(p).await.unwrap_or_else(|e| panic!("{}", message(&e)));
+        check(await b.count() === 0, 'an aborted import writes nothing');
+        const told = [];
+        const report = await b.import(snapshot, {{ onProgress: (p) => told.push(p) }});
+        check(report.entries === 25000 && await b.count() === 25000, 'the whole import: ' + JSON.stringify(report));
+        check(told.every((p) => p.total === 25000 && p.done <= 25000), 'import progress: ' + JSON.stringify(told));
+        b.close();
+    ")).await;
     destroy(&name).await;
     destroy(&format!("{name}-b")).await;
 }
@@ -232,7 +229,7 @@ async fn export_stream_gives_pages_that_import_takes_back_also_as_text() {
         const report = await b.import(s.exportStream());
         check(report.entries === 2502 && report.documents === 1500 && report.events === 40, 'stream import: ' + JSON.stringify(report));
         check((await b.get('when')) instanceof Date, 'a Date comes back a Date');
-        check(JSON.stringify(await b.export()) .length > 0 && (await b.count()) === 2502, 'counted');
+        check(await b.count() === 2502, 'counted');
 
         // As a file would hold it: one snapshot per line, read back as bytes.
         const lines = [];
