@@ -5,14 +5,14 @@
 // that would extend the session at every refresh.
 
 import { describe, errorText, formatExpiresAt, formatLeft } from "./format.js";
+import { openPanelStore, panelParts } from "./panel.js";
 
 const DB_NAME = "idb-ttl-demo-idle";
 const KEY = "session";
 const TICK_MS = 200;
 const REAP_INTERVAL_MS = 2000;
 
-const panel = document.querySelector('[data-testid="idle-panel"]');
-const q = (id) => panel.querySelector(`[data-testid="${id}"]`);
+const [panel, q] = panelParts("idle-panel");
 const state = q("idle-state");
 const said = q("idle-said");
 const windowInput = q("idle-window");
@@ -126,16 +126,8 @@ function mount(store) {
 }
 
 async function main() {
-  let store;
-  try {
-    const { TtlStore } = await import("./pkg/index.js");
-    store = await TtlStore.open(DB_NAME, { reapIntervalMs: REAP_INTERVAL_MS });
-  } catch (e) {
-    say(`open the store "${DB_NAME}": ${errorText(e)}`, true);
-    return;
-  }
-  window.idleStore = store; // for poking at it from the devtools console
-  mount(store);
+  const store = await openPanelStore(DB_NAME, { reapIntervalMs: REAP_INTERVAL_MS }, "idleStore", (m) => say(m, true));
+  if (store) mount(store);
 }
 
 main();

@@ -6,12 +6,12 @@
 // entries never reach the Entries table above.
 
 import { errorText } from "./format.js";
+import { openPanelStore, panelParts } from "./panel.js";
 
 const DB_NAME = "idb-ttl-demo-long";
 const N = 100_000;
 
-const panel = document.querySelector('[data-testid="long-panel"]');
-const q = (id) => panel.querySelector(`[data-testid="${id}"]`);
+const [panel, q] = panelParts("long-panel");
 const bar = q("long-progress");
 const barText = q("long-progress-text");
 const state = q("long-state");
@@ -138,16 +138,8 @@ function mount(store) {
 }
 
 async function main() {
-  let store;
-  try {
-    const { TtlStore } = await import("./pkg/index.js");
-    store = await TtlStore.open(DB_NAME);
-  } catch (e) {
-    say("error", `open the store "${DB_NAME}": ${errorText(e)}`);
-    return;
-  }
-  window.longStore = store; // for poking at it from the devtools console
-  mount(store);
+  const store = await openPanelStore(DB_NAME, undefined, "longStore", (m) => say("error", m));
+  if (store) mount(store);
 }
 
 main();

@@ -6,14 +6,14 @@
 // encrypted store is opened with its own options.
 
 import { clock, describe, errorText, formatExpiresAt } from "./format.js";
+import { openPanelStore, panelParts } from "./panel.js";
 
 const DB_NAME = "idb-ttl-demo-vault";
 const KEY = "token";
 const TTL = "1 hour";
 const HEX_BYTES = 12;
 
-const panel = document.querySelector('[data-testid="vault-panel"]');
-const q = (id) => panel.querySelector(`[data-testid="${id}"]`);
+const [panel, q] = panelParts("vault-panel");
 const input = q("vault-secret");
 const readback = q("vault-readback");
 const raw = q("vault-raw");
@@ -119,16 +119,8 @@ function mount(store) {
 }
 
 async function main() {
-  let store;
-  try {
-    const { TtlStore } = await import("./pkg/index.js");
-    store = await TtlStore.open(DB_NAME, { encryption: true });
-  } catch (e) {
-    say(`open the store "${DB_NAME}": ${errorText(e)}`, true);
-    return;
-  }
-  window.vaultStore = store; // for poking at it from the devtools console
-  mount(store);
+  const store = await openPanelStore(DB_NAME, { encryption: true }, "vaultStore", (m) => say(m, true));
+  if (store) mount(store);
 }
 
 main();

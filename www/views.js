@@ -6,6 +6,7 @@
 // do not mix with it.
 
 import { clock, describe, errorText, formatLeft, literal } from "./format.js";
+import { openPanelStore, panelParts } from "./panel.js";
 
 const DB_NAME = "idb-ttl-demo-views";
 const TICK_MS = 200;
@@ -14,8 +15,7 @@ const TASKS = ["water the plants", "reply to Ada", "book the train", "back up th
 
 let store; // the panel's own, opened by main()
 
-const panel = document.querySelector('[data-testid="views-panel"]');
-const q = (id) => panel.querySelector(`[data-testid="${id}"]`);
+const [panel, q] = panelParts("views-panel");
 const prefixInput = q("views-prefix");
 const apartInput = q("views-apart");
 const preview = q("views-preview");
@@ -119,15 +119,8 @@ function mount() {
 }
 
 async function main() {
-  try {
-    const { TtlStore } = await import("./pkg/index.js");
-    store = await TtlStore.open(DB_NAME, { reapIntervalMs: REAP_INTERVAL_MS });
-  } catch (e) {
-    say(`open the store "${DB_NAME}": ${errorText(e)}`, true);
-    return;
-  }
-  window.viewsStore = store; // for poking at it from the devtools console
-  mount();
+  store = await openPanelStore(DB_NAME, { reapIntervalMs: REAP_INTERVAL_MS }, "viewsStore", (m) => say(m, true));
+  if (store) mount();
 }
 
 main();
