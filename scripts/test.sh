@@ -233,9 +233,10 @@ run_stage types - tsc -p tests/types
 # PAGE_TEST_JOBS files at a time (node's default here, on 2 cores, is one). The files that
 # measure the page's own timing run after them, alone: jank.test.mjs fails on any long task
 # (> 50 ms), which a renderer starved of CPU by other files' browsers shows without the page
-# being at fault, and demo-idle.test.mjs checks a session ends within a 200 ms tick of its time.
+# being at fault; demo-idle.test.mjs checks a session ends within a 200 ms tick of its time, and
+# demo-views.test.mjs that each row leaves its view within 0.6 s of its expiry.
 PAGE_TEST_JOBS="${PAGE_TEST_JOBS:-4}"
-page_alone=(tests/page/jank.test.mjs tests/page/demo-idle.test.mjs)
+page_alone=(tests/page/jank.test.mjs tests/page/demo-idle.test.mjs tests/page/demo-views.test.mjs)
 page_shared=()
 for f in tests/page/*.test.mjs; do
   case " ${page_alone[*]} " in *" $f "*) ;; *) page_shared+=("$f") ;; esac
