@@ -215,6 +215,15 @@ test("the tarball: entry, typings, licences, metadata; no loose .wasm to locate"
   assert.match(readFileSync(join(unpacked, "LICENSE-MIT"), "utf8"), /^MIT License/);
 });
 
+// esbuild keeps its lint warnings (a duplicate key) quiet for code under node_modules, so each entry
+// is also bundled where it lies, as scripts/size.mjs measures it.
+for (const entry of ["index.js", "lite/index.js"]) {
+  test(`esbuild --bundle --minify of the unpacked ${entry}, outside node_modules: no warning`, () => {
+    const out = bundle(join(ROOT, "node_modules/.bin/esbuild"), [join(unpacked, entry), "--bundle", "--minify", "--format=esm", `--outfile=${join(work, "esbuild-unpacked", entry)}`], work, `esbuild ${entry}`);
+    assert.match(out, /\.js\s+\d/, `esbuild wrote the bundle: ${out}`);
+  });
+}
+
 test("the example app runs the package README's first example as it stands there", () => {
   const readme = readFileSync(join(unpacked, "README.md"), "utf8");
   const first = /```js\n([\s\S]*?)```/.exec(readme);
