@@ -1,6 +1,8 @@
 // The TypeScript declarations of idb-ttl (shipped as index.d.ts, the package's `types`), written
 // by hand so that every signature is precise.
 // Times are Unix SECONDS unless a name ends in `Ms`.
+//#: Lines from `//#full` to `//#end full` are what the "idb-ttl/lite" entry lacks: scripts/build.sh
+//#: leaves them out of its typings (lite/index.d.ts), and lines starting `//#` out of both.
 
 /** A key: a string or a finite number (IndexedDB key order: numbers sort before strings). */
 export type Key = string | number;
@@ -29,6 +31,7 @@ export interface StoreOptions {
   reapIntervalMs?: number;
   /** Most entries one reaper pass removes (the rest wait for the next pass). Default: 10000. */
   maxRemovesPerRun?: number;
+  //#full: not in idb-ttl/lite
   /**
    * Most records one pass removes from any one collection (the key-value entries count as one,
    * so does each collection and time series). ArangoDB's `--ttl.max-collection-removes`.
@@ -36,6 +39,7 @@ export interface StoreOptions {
    * a pass).
    */
   maxRemovesPerCollection?: number;
+  //#end full
   /**
    * Records removed per second at most (CockroachDB's `ttl_delete_rate_limit`): batches are at
    * most one second's worth and are spaced to keep the rate. `0`: no limit. Default: 0.
@@ -53,6 +57,7 @@ export interface StoreOptions {
    * (a million-entry `setMany` commits for minutes): only one that gets no answer times out.
    */
   timeoutMs?: number;
+  //#full: not in idb-ttl/lite
   /**
    * Hand-off: called with each batch of expired records before any of them leaves the live data
    * (deleted, or moved to an archive), and awaited. Only once it resolves are exactly those
@@ -74,6 +79,8 @@ export interface StoreOptions {
    * nor `evictOnQuota` evicts an expired entry: it waits for the hook.
    */
   onExpire?: (records: ExpiredRecord[]) => unknown | Promise<unknown>;
+  //#end full
+  //#full: not in idb-ttl/lite
   /**
    * Archive tier of the key-value entries: expired entries move to `store.archive` instead of
    * being deleted, and are deleted `archiveFor` after their expiry. Seconds above 0, or an exact
@@ -81,6 +88,7 @@ export interface StoreOptions {
    * Default: none (expired entries are deleted).
    */
   archiveFor?: TtlInput;
+  //#end full
   /**
    * Most entries the key-value store keeps (Redis `maxmemory` with `volatile-ttl`), a whole
    * number from 1 to 4294967295. A write (`set`, `setMany`, `import`) that leaves more stored
@@ -107,6 +115,7 @@ export interface StoreOptions {
    * refused right after evicting. Default: `false`.
    */
   evictOnQuota?: boolean;
+  //#full: not in idb-ttl/lite
   /**
    * Encryption at rest: entry values and documents are written AES-GCM-encrypted (Web Crypto,
    * a fresh IV per record, the record's key as additional data) under a non-extractable key the
@@ -124,8 +133,10 @@ export interface StoreOptions {
    * are not encrypted.
    */
   encryption?: boolean | { keyTtl?: TtlInput };
+  //#end full
 }
 
+//#full: not in idb-ttl/lite
 /**
  * An expired key-value entry offered to `onExpire`. `expiresAt` (Unix seconds) is when it is
  * gone for good: for `"delete"` the expiry it reached, for `"archive"` (with `archiveFor`) its
@@ -182,6 +193,7 @@ export interface ExpiredEventsRecord {
  * good; `null` when nothing deletes it) and `action` whether it is being archived or deleted.
  */
 export type ExpiredRecord = ExpiredEntryRecord | ExpiredDocumentRecord | ExpiredEventsRecord;
+//#end full
 
 /** `set` with an expiry relative to now. */
 export interface SetWithTtl {
@@ -480,6 +492,7 @@ export interface StoreEstimate {
   expired: number;
 }
 
+//#full: not in idb-ttl/lite
 /**
  * An archive: records past an archive tier (`archiveFor` for the key-value entries, an
  * `"archive"` tier for a collection), readable until their delete tier. Archived records are no
@@ -498,6 +511,7 @@ export class Archive {
   /** Empties the archive. */
   clear(): Promise<void>;
 }
+//#end full
 
 /** The `"expired"` event. */
 export type ExpiredEvent = CustomEvent<ExpiredEventDetail>;
@@ -508,6 +522,7 @@ export type ChangeEvent = CustomEvent<ChangeEventDetail>;
 /** Unit of numeric TTL-field values: seconds (default), milliseconds, microseconds, nanoseconds. */
 export type TimeUnit = "s" | "ms" | "us" | "ns";
 
+//#full: not in idb-ttl/lite
 /**
  * A TTL index: a document expires at `reference + expireAfter`, the reference being the value
  * of `field`: a number (Unix time in `unit`), an ISO-8601 string, a `Date`, or an array of
@@ -564,6 +579,7 @@ export interface DeleteTier {
  * Anything else is refused with a `TypeError` or `RangeError` saying what is accepted.
  */
 export type TtlTiers = readonly [DeleteTier | ArchiveTier] | readonly [ArchiveTier, DeleteTier];
+//#end full
 
 /** A tier as stored: `after` in seconds. */
 export interface TtlTierInfo {
@@ -584,6 +600,7 @@ export interface TtlIndexInfo {
   tiers?: TtlTierInfo[];
 }
 
+//#full: not in idb-ttl/lite
 /** Options of `store.collection(name, options)`. */
 export interface CollectionOptions {
   /** The document property holding its id (a string or number). Default `"id"`; fixed once created. */
@@ -632,10 +649,12 @@ export class Collection {
   /** Removes the TTL index (documents then never expire); `false` if there was none. */
   dropTtlIndex(): Promise<boolean>;
 }
+//#end full
 
 /** Bucket span: `"seconds"` = 1-hour buckets, `"minutes"` = 1 day, `"hours"` = 30 days. */
 export type Granularity = "seconds" | "minutes" | "hours";
 
+//#full: not in idb-ttl/lite
 /** Options of `store.timeSeries(name, options)`. */
 export interface TimeSeriesOptions {
   /** The event property holding its time: Unix seconds, an ISO-8601 string or a `Date`. */
@@ -647,6 +666,7 @@ export interface TimeSeriesOptions {
   /** Events expire this long after their time (seconds or a duration); whole buckets are reaped. */
   expireAfter?: TtlInput;
 }
+//#end full
 
 /** `timeSeries.options`, `expireAfter` in seconds. */
 export interface TimeSeriesInfo {
@@ -656,6 +676,7 @@ export interface TimeSeriesInfo {
   expireAfter: number | null;
 }
 
+//#full: not in idb-ttl/lite
 /** Options of `query`: bounds are inclusive and take the `expiresAt` formats. */
 export interface QueryOptions {
   /** Only the events of this meta value. */
@@ -681,6 +702,7 @@ export class TimeSeries {
   bucketCount(): Promise<number>;
   clear(): Promise<void>;
 }
+//#end full
 
 /** A JSON snapshot made by `store.export()`. Values are JSON; a `Date` is `{ "$date": ISO }`. */
 export interface Snapshot {
@@ -769,8 +791,10 @@ export class TtlStore {
   readonly dataLoss: "none" | "total";
   /** The browser's reason for a `dataLoss` of `"total"` (`"total"` if it gave none), else `""`. */
   readonly dataLossMessage: string;
+  //#full: not in idb-ttl/lite
   /** The key-value entries' archive (`archiveFor`): expired entries, readable until their delete tier. */
   readonly archive: Archive;
+  //#end full
   /**
    * `navigator.storage.estimate()`'s `usage` and `quota` (absent without a StorageManager) with
    * the store's live and expired-but-still-stored entries.
@@ -783,6 +807,7 @@ export class TtlStore {
    * grants by site engagement, without asking.
    */
   persistStorage(): Promise<boolean>;
+  //#full: not in idb-ttl/lite
   /**
    * Destroys the encryption keys of a store opened with `{ encryption }` and removes everything
    * they encrypted (entries and documents) in one transaction: from the moment it resolves
@@ -790,6 +815,7 @@ export class TtlStore {
    * watches hear a clear. A store without encryption refuses it with a `TypeError` (use `clear()`).
    */
   shred(): Promise<void>;
+  //#end full
   /** Writes `value` under `key`; resolves once committed. An expiry in the past removes the key. */
   set(key: Key, value: unknown, options?: SetOptions): Promise<void>;
   /** The value, or `undefined` if missing or expired. An idle entry's window starts again (see `SetIdle`). */
@@ -826,10 +852,12 @@ export class TtlStore {
   expire(key: Key, options: ExpireOptions): Promise<boolean>;
   /** Removes the expiry (Redis `PERSIST`); `false` if missing or it had none. */
   persist(key: Key): Promise<boolean>;
+  //#full: not in idb-ttl/lite
   /** Opens collection `name`, creating it if new. */
   collection(name: string, options?: CollectionOptions): Promise<Collection>;
   /** Opens time series `name`, creating it with `options` if new (only `expireAfter` may change later). */
   timeSeries(name: string, options?: TimeSeriesOptions): Promise<TimeSeries>;
+  //#end full
   /**
    * A JSON-serialisable snapshot of every live entry, document and event with its expiry.
    * Rejects with a `TypeError` naming the value if one cannot be carried by JSON (a `Map`, a
@@ -924,6 +952,7 @@ export interface ViewEntry<T = unknown> {
   readonly expiresAt: number | null;
 }
 
+//#full: not in idb-ttl/lite
 /**
  * A response's header fields as `ttlFromHeaders` reads them: a `Headers` (`response.headers`) or
  * a plain object of strings, names in any case (an `undefined` value is an absent field).
@@ -949,6 +978,7 @@ export type HeadersInput = Headers | { readonly [name: string]: string | undefin
  * if (ttl) await store.set(request.url, await response.clone().arrayBuffer(), { ttl });
  */
 export function ttlFromHeaders(headers: HeadersInput, now?: number): number | undefined;
+//#end full
 
 /**
  * Loads the WebAssembly module. Optional: `TtlStore.open()` and `TtlStore.destroy()` wait for it

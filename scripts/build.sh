@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The release build (run scripts/setup.sh first; demo.sh and test.sh do):
-#   pkg/      the npm package (every JS file minified by esbuild): wasm-pack's --target web glue
-#             (idb_ttl.js + snippets/), the .wasm
-#             inlined as base64 of its gzip in idb_ttl_wasm.js, and pkg-template/ (index.js, the
-#             entry; index.d.ts; package.json fields; README; licences)
+#   pkg/      the npm package (every JS file minified by esbuild), two entries of one crate:
+#             "idb-ttl" (index.js, default features) and "idb-ttl/lite" (lite/index.js, the crate
+#             built with --no-default-features: the key-value store only). Each has wasm-pack's
+#             --target web glue (idb_ttl.js + snippets/), its .wasm inlined as base64 of its gzip
+#             in idb_ttl_wasm.js, and its typings. From pkg-template/: index.js and lite/index.js,
+#             each bundled with wire.js (what both do with their glue), index.d.ts (lite/index.d.ts
+#             is made from it), package.json fields, README; the licences.
 #   www/pkg/  a copy of pkg/ for the demo page, the page tests and the benchmark
 # Optimised by the npm binaryen's wasm-opt (first on PATH via env.sh; never --no-opt here).
-# Ends with scripts/size.mjs: the bytes a browser loads, per part, checked against the budget.
+# Ends with scripts/size.mjs: the bytes a browser loads, per part and entry, checked against the
+# budgets, and each entry bundled by esbuild, which must print no warning.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,50 +25,140 @@ done
 echo "== wasm-pack build --release --target web --out-dir pkg --no-pack --no-typescript"
 rm -rf pkg
 wasm-pack build --release --target web --out-dir pkg --no-pack --no-typescript </dev/null
+# The lite build has a target dir of its own: sharing one with the default build would rebuild
+# the crate at each switch of features.
+echo "== wasm-pack build --release --target web --out-dir pkg/lite --no-pack --no-typescript -- --no-default-features"
+CARGO_TARGET_DIR="$ROOT/target/lite" \
+  wasm-pack build --release --target web --out-dir pkg/lite --no-pack --no-typescript -- --no-default-features </dev/null
 
 node --input-type=module - "$ROOT" <<'EOF'
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipAsync } from "@gfx/zopfli";
+import { build, formatMessages } from "esbuild";
 const root = process.argv[2];
 const pkg = `${root}/pkg`;
 
-// The .wasm travels inside a JS module (see pkg-template/index.js for why), gzipped, as base64.
-// Zopfli writes a smaller gzip than zlib -9 (10 kB less here, measured by scripts/size.mjs) that
-// any inflater, DecompressionStream included, reads; it takes a few seconds, at build time only.
-const wasm = readFileSync(`${pkg}/idb_ttl_bg.wasm`);
-const b64 = Buffer.from(await gzipAsync(wasm, { numiterations: 15 })).toString("base64");
-writeFileSync(`${pkg}/idb_ttl_wasm.js`,
-  `// idb_ttl_bg.wasm (${wasm.length} bytes), gzipped, base64. Written by scripts/build.sh.\nexport default "${b64}";\n`);
-// The glue's fallback location of the .wasm would send bundlers (webpack, Parcel) looking for a
-// file the package does not ship; index.js always passes the module in.
-const gluePath = `${pkg}/idb_ttl.js`;
-const glue = readFileSync(gluePath, "utf8");
-const fallback = "module_or_path = new URL('idb_ttl_bg.wasm', import.meta.url);";
-if (glue.split(fallback).length !== 2) throw new Error(`the wasm-bindgen glue no longer has: ${fallback}`);
-writeFileSync(gluePath, glue.replace(fallback, 'throw new Error("idb-ttl: load the package through its entry, index.js");'));
-for (const f of ["idb_ttl_bg.wasm", ".gitignore"]) {
-  rmSync(`${pkg}/${f}`, { force: true });
+for (const dir of [pkg, `${pkg}/lite`]) {
+  // The .wasm travels inside a JS module (pkg-template/wire.js says why), gzipped, as base64.
+  // Zopfli writes a smaller gzip than zlib -9 (10 kB less here, measured by scripts/size.mjs) that
+  // any inflater, DecompressionStream included, reads; it takes a few seconds, at build time only.
+  const wasm = readFileSync(`${dir}/idb_ttl_bg.wasm`);
+  const b64 = Buffer.from(await gzipAsync(wasm, { numiterations: 15 })).toString("base64");
+  writeFileSync(`${dir}/idb_ttl_wasm.js`,
+    `// idb_ttl_bg.wasm (${wasm.length} bytes), gzipped, base64. Written by scripts/build.sh.\nexport default "${b64}";\n`);
+  const gluePath = `${dir}/idb_ttl.js`;
+  let glue = readFileSync(gluePath, "utf8");
+  // The glue's fallback location of the .wasm would send bundlers (webpack, Parcel) looking for a
+  // file the package does not ship; the entry always passes the module in.
+  const fallback = "module_or_path = new URL('idb_ttl_bg.wasm', import.meta.url);";
+  if (glue.split(fallback).length !== 2) throw new Error(`the wasm-bindgen glue no longer has: ${fallback}`);
+  glue = glue.replace(fallback, 'throw new Error("idb-ttl: load the package through its entry, index.js or lite/index.js");');
+  writeFileSync(gluePath, oneImportPerSnippet(glue, gluePath));
+  for (const f of ["idb_ttl_bg.wasm", ".gitignore"]) {
+    rmSync(`${dir}/${f}`, { force: true });
+  }
 }
 
-// The template: entry, typings, README, licences; package.json gets the crate's version.
-for (const f of readdirSync(`${root}/pkg-template`)) {
-  if (f !== "package.json") cpSync(`${root}/pkg-template/${f}`, `${pkg}/${f}`);
+// wasm-bindgen 0.2.130 (generate_esm_cjs_imports) writes an `import * as importN from "<snippet>"`
+// line and a `"<snippet>": importN,` key of __wbg_get_imports' object for each wasm import it
+// wires straight to a snippet's export, not for each snippet: a snippet with two such imports
+// (storageEstimate and persistStorage of edge.js, watches and views of members.js) is a duplicate
+// key, which esbuild, Vite and webpack warn about. Both name the same module, so the first is
+// kept; anything else in that shape stops the build.
+function oneImportPerSnippet(glue, where) {
+  const first = new Map();
+  for (const [line, name, module] of glue.matchAll(/^import \* as (import\d+) from "([^"]+)"\n/gm)) {
+    if (!first.has(module)) {
+      first.set(module, name);
+      continue;
+    }
+    const key = glue.split("\n").filter((l) => l.trim() === `"${module}": ${name},`);
+    if (glue.split(line).length !== 2 || key.length !== 1 || glue.split(new RegExp(`\\b${name}\\b`)).length !== 3) {
+      throw new Error(`${where}: ${name} (${module}) is not one import line and one key of __wbg_get_imports: the wasm-bindgen glue changed shape`);
+    }
+    glue = glue.replace(line, "").replace(`${key[0]}\n`, "");
+  }
+  for (const module of first.keys()) {
+    const keys = glue.split("\n").filter((l) => l.trim().startsWith(`"${module}":`)).length;
+    if (keys !== 1) throw new Error(`${where}: ${module} is ${keys} keys of __wbg_get_imports, not one`);
+  }
+  return glue;
 }
+
+// The typings: index.d.ts as written, without its marker lines (`//#...`); lite/index.d.ts also
+// without what lies between `//#full` and `//#end full` (what the lite entry lacks).
+function typings(src, lite) {
+  const out = [];
+  let inFull = false;
+  let blocks = 0;
+  for (const [i, line] of src.split("\n").entries()) {
+    const t = line.trim();
+    if (t.startsWith("//#full")) {
+      if (inFull) throw new Error(`pkg-template/index.d.ts:${i + 1}: //#full inside another`);
+      inFull = true;
+      blocks++;
+    } else if (t === "//#end full") {
+      if (!inFull) throw new Error(`pkg-template/index.d.ts:${i + 1}: //#end full without //#full`);
+      inFull = false;
+    } else if (t.startsWith("//#:")) {
+      // a note on the markers, for the template only
+    } else if (t.startsWith("//#")) {
+      throw new Error(`pkg-template/index.d.ts:${i + 1}: unknown marker ${t}`);
+    } else if (!(lite && inFull)) {
+      out.push(line);
+    }
+  }
+  if (inFull || blocks === 0) throw new Error("pkg-template/index.d.ts: a //#full block is not closed, or there is none");
+  return out.join("\n");
+}
+
+// The entries, each with the module both share (wire.js) bundled in; their glue and wasm stay
+// modules of their own.
+for (const f of ["index.js", "lite/index.js"]) {
+  const { warnings } = await build({
+    entryPoints: [`${root}/pkg-template/${f}`],
+    outfile: `${pkg}/${f}`,
+    bundle: true,
+    format: "esm",
+    logLevel: "silent",
+    plugins: [{
+      name: "glue-external",
+      setup: (b) => b.onResolve({ filter: /^\.\/idb_ttl(_wasm)?\.js$/ }, (a) => ({ path: a.path, external: true })),
+    }],
+  });
+  if (warnings.length) throw new Error(`esbuild warned while bundling pkg-template/${f}:\n${(await formatMessages(warnings, { kind: "warning" })).join("")}`);
+}
+// The typings, README, licences; package.json gets the crate's version.
+cpSync(`${root}/pkg-template/README.md`, `${pkg}/README.md`);
+const dts = readFileSync(`${root}/pkg-template/index.d.ts`, "utf8");
+writeFileSync(`${pkg}/index.d.ts`, typings(dts, false));
+writeFileSync(`${pkg}/lite/index.d.ts`,
+  '// The typings of "idb-ttl/lite", the key-value store, made by scripts/build.sh from index.d.ts\n' +
+  "// without what this entry lacks (collections, time series, tiers and archive, hand-off,\n" +
+  "// encryption, ttlFromHeaders).\n" + typings(dts, true));
 for (const f of ["LICENSE-MIT", "LICENSE-APACHE"]) cpSync(`${root}/${f}`, `${pkg}/${f}`);
 const version = /^version = "([^"]+)"/m.exec(readFileSync(`${root}/Cargo.toml`, "utf8"))[1];
 const tpl = JSON.parse(readFileSync(`${root}/pkg-template/package.json`, "utf8"));
 writeFileSync(`${pkg}/package.json`, JSON.stringify({ ...tpl, version }, null, 2) + "\n");
-// Every file the package needs is listed in its "files" (npm pack ships only those).
+// Every file the package needs is listed in its "files" (npm pack ships only those), and every
+// file its "exports" name is made.
 for (const f of tpl.files) {
   if (!existsSync(`${pkg}/${f}`)) throw new Error(`pkg-template/package.json lists ${f}, which the build did not make`);
+}
+for (const target of Object.values(tpl.exports).flatMap((e) => (typeof e === "string" ? [e] : Object.values(e)))) {
+  if (!existsSync(`${pkg}/${target}`)) throw new Error(`pkg-template/package.json exports ${target}, which the build did not make`);
 }
 console.log(`pkg/: ${tpl.name}@${version}`);
 EOF
 
 # Every JS module shipped is minified (esbuild, ES module in and out, exports kept): a plain page
-# loads them as they are, so their bytes count.
+# loads them as they are, so their bytes count. A warning stops the build.
 find pkg -name '*.js' ! -name idb_ttl_wasm.js -print0 | while IFS= read -r -d '' f; do
-  esbuild "$f" --minify --format=esm --log-level=warning --outfile="$f" --allow-overwrite </dev/null
+  warnings="$(esbuild "$f" --minify --format=esm --log-level=warning --outfile="$f" --allow-overwrite 2>&1 </dev/null)"
+  if [ -n "$warnings" ]; then
+    printf 'build: esbuild warned while minifying %s:\n%s\n' "$f" "$warnings" >&2
+    exit 1
+  fi
 done
 
 # The demo page, the page tests and the benchmark load the package exactly as shipped.

@@ -2,29 +2,139 @@
 // source tree: a Vite app (examples/vite/, what `npm create vite` gives plus `npm i idb-ttl`, no
 // plugin, no config) in the dev server and in a production build, with a module worker; the same
 // app's modules imported by Node for server-side rendering; a plain <script type="module"> page
-// (examples/plain/) in Chromium, Firefox and WebKit. Run by scripts/test.sh after scripts/build.sh.
+// (examples/plain/) in Chromium, Firefox and WebKit; webpack and esbuild bundles of that page.
+// Each with both entries: "idb-ttl" and "idb-ttl/lite" (the same apps with the import changed),
+// plus a probe of the lite entry (a ttl that expires; what it writes, the default entry reads);
+// every bundler (esbuild, Vite, webpack) must bundle them without a warning. Run by
+// scripts/test.sh after scripts/build.sh.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ROOT, TEST_TIMEOUT_MS, poll, startServer, stopServer, withChromium } from "../page/harness.mjs";
 import { available, freePort, launch } from "../page/webdriver.mjs";
 
 /** The Vite majors the example is checked with (the package needs no plugin in either). */
 const VITES = { "vite 8": "8.3.8", "vite 7": "7.3.8" };
-/** Other bundlers, each used with its defaults: no loader, no plugin, no wasm option. */
-const BUNDLERS = { webpack: "5.112.2", "webpack-cli": "7.3.1", esbuild: "0.28.2" };
+/** Other bundlers, each used with its defaults: no loader, no plugin, no wasm option (the versions of the workspace's package.json). */
+const DEV = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
+const BUNDLERS = { webpack: DEV.webpack, "webpack-cli": DEV["webpack-cli"], esbuild: DEV.esbuild };
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const work = mkdtempSync(join(tmpdir(), "idb-ttl-package-"));
 let tarball;
 let unpacked;
-const appDir = (label) => join(work, label.replace(" ", "-"));
+const appDir = (label) => join(work, label.replaceAll(" ", "-"));
+/** Each app is checked with each entry: the label suffix and the import. */
+const ENTRIES = { "": "idb-ttl", " lite": "idb-ttl/lite" };
+/** Whether the crate's code is gated on its `full` feature yet: until then the lite build is the default one. */
+const GATED = readdirSync(join(ROOT, "src"), { recursive: true })
+  .some((f) => f.endsWith(".rs") && readFileSync(join(ROOT, "src", f), "utf8").includes('feature = "full"'));
+const UNGATED = !GATED && "no code of the crate is gated on its `full` feature yet: the lite build is the default build";
 
 function run(cmd, args, cwd) {
   return execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 });
+}
+
+/** Runs a bundler; its whole output (stdout and stderr), which must hold no warning. */
+function bundle(cmd, args, cwd, what) {
+  const out = bundlerOutput(cmd, args, cwd, what);
+  assertNoWarning(out, what);
+  return out;
+}
+
+function bundlerOutput(cmd, args, cwd, what) {
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 });
+  const out = `${r.stdout}${r.stderr}`;
+  assert.equal(r.status, 0, `${what} failed: ${out}`);
+  return out;
+}
+
+/** webpack's default `performance.maxAssetSize` and `maxEntrypointSize`, in bytes. */
+const WEBPACK_SIZE_HINT = 250_000;
+
+/**
+ * Runs webpack writing to `dist`: no warning but its size hints, and those only while an asset
+ * it wrote is over their limit (the default entry's bundle is: its wasm is inlined).
+ */
+function webpackBundle(cmd, args, cwd, dist, what) {
+  const out = bundlerOutput(cmd, args, cwd, what);
+  const hints = out.match(/^WARNING in (asset size limit|entrypoint size limit|webpack performance recommendations):/gm) ?? [];
+  const warned = Number(/compiled with (\d+) warnings?/.exec(out)?.[1] ?? 0);
+  const largest = Math.max(...readdirSync(join(cwd, dist)).map((f) => statSync(join(cwd, dist, f)).size));
+  if (largest <= WEBPACK_SIZE_HINT || hints.length !== warned) {
+    assertNoWarning(out, `${what}, its largest asset ${largest} B`);
+  }
+  return { out, largest };
+}
+
+function assertNoWarning(out, what) {
+  const warnings = out.split("\n").filter((l) => /warn|\(!\)/i.test(l));
+  assert.deepEqual(warnings, [], `${what} warned:\n${out}`);
+}
+
+/** Replaces `from` by `to` in `text`, which must hold it. */
+function swap(text, from, to, where) {
+  assert.ok(text.includes(from), `${where} no longer has ${from}`);
+  return text.replaceAll(from, to);
+}
+
+/**
+ * The lite entry's probe, a module of its own: `probe(name)` writes with the lite entry (one entry
+ * with a ttl of 10 minutes, one of 0.5 s read before and after it expires), reads it back with the
+ * default entry on the same database and writes back; reports what it saw.
+ */
+const PROBE = `import { TtlStore as Lite } from "idb-ttl/lite";
+
+export async function probe(name) {
+  // Loaded when needed, so that a bundler may put each entry in a chunk of its own.
+  const { TtlStore: Full } = await import("idb-ttl");
+  const lite = await Lite.open(name);
+  await lite.set("kept", { from: "lite" }, { ttl: 600 });
+  await lite.set("short", 1, { ttl: 0.5 });
+  const fresh = await lite.get("short");
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  const report = { fresh, expired: (await lite.get("short")) === undefined && !(await lite.has("short")) };
+  const full = await Full.open(name);
+  Object.assign(report, { read: await full.get("kept"), ttl: await full.ttl("kept"), readExpired: await full.get("short") });
+  await full.set("back", "from the default entry", { expiresAt: new Date(Date.now() + 60_000) });
+  Object.assign(report, {
+    back: await lite.get("back"),
+    liteCollection: typeof lite.collection,
+    fullCollection: typeof full.collection,
+  });
+  lite.close();
+  full.close();
+  return report;
+}
+`;
+
+/** A page script that runs the probe (from PROBE_MODULE) and shows its report in #out. */
+const PROBE_PAGE = `import { probe } from "PROBE_MODULE";
+const out = document.getElementById("out");
+try {
+  const report = await probe("probe-page");
+  out.textContent = JSON.stringify(report);
+  Object.assign(out.dataset, { state: "ready", report: JSON.stringify(report) });
+} catch (e) {
+  out.textContent = \`\${e.name}: \${e.message}\`;
+  out.dataset.state = "error";
+}
+`;
+
+/** What the probe must have seen. */
+function checkProbe(report, where) {
+  assert.equal(report.fresh, 1, `${where}: the lite entry reads an entry before its ttl`);
+  assert.equal(report.expired, true, `${where}: the lite entry does not read an entry past its ttl`);
+  assert.deepEqual(report.read, { from: "lite" }, `${where}: the default entry reads what the lite entry wrote`);
+  assert.ok(report.ttl > 590 && report.ttl <= 600, `${where}: with its ttl (${report.ttl})`);
+  assert.equal(report.readExpired, undefined, `${where}: the default entry does not read the expired entry either`);
+  assert.equal(report.back, "from the default entry", `${where}: the lite entry reads what the default entry wrote`);
+  assert.equal(report.fullCollection, "function", where);
+  if (GATED) assert.equal(report.liteCollection, "undefined", `${where}: a lite store has no collection()`);
 }
 
 before(async () => {
@@ -34,15 +144,29 @@ before(async () => {
   mkdirSync(join(work, "unpacked"));
   run("tar", ["-xzf", tarball, "-C", join(work, "unpacked")], work);
   unpacked = join(work, "unpacked/package");
-  // One copy of the example app per Vite major, depending on the tarball.
-  for (const [label, version] of Object.entries(VITES)) {
-    const app = appDir(label);
-    cpSync(join(ROOT, "examples/vite"), app, { recursive: true, filter: (p) => !/node_modules|dist/.test(p) });
-    const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
-    pkg.dependencies["idb-ttl"] = `file:${tarball}`;
-    pkg.devDependencies.vite = version;
-    writeFileSync(join(app, "package.json"), JSON.stringify(pkg, null, 2));
-    run(NPM, ["install", "--no-audit", "--no-fund", "--loglevel=error"], app);
+  // One copy of the example app per Vite major and entry, depending on the tarball. The lite
+  // copy imports "idb-ttl/lite" wherever the example imports "idb-ttl", and its page runs the
+  // probe too.
+  for (const [major, version] of Object.entries(VITES)) {
+    for (const [suffix, entry] of Object.entries(ENTRIES)) {
+      const app = appDir(`${major}${suffix}`);
+      cpSync(join(ROOT, "examples/vite"), app, { recursive: true, filter: (p) => !/node_modules|dist/.test(p) });
+      const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+      pkg.dependencies["idb-ttl"] = `file:${tarball}`;
+      pkg.devDependencies.vite = version;
+      writeFileSync(join(app, "package.json"), JSON.stringify(pkg, null, 2));
+      if (entry !== "idb-ttl") {
+        for (const f of ["src/main.js", "src/readme.js", "src/worker.js", "ssr.js"]) {
+          writeFileSync(join(app, f), swap(readFileSync(join(app, f), "utf8"), 'from "idb-ttl";', `from "${entry}";`, f));
+        }
+        writeFileSync(join(app, "src/probe.js"), PROBE);
+        let main = readFileSync(join(app, "src/main.js"), "utf8");
+        main = swap(main, 'import "./readme.js";\n', 'import "./readme.js";\nimport { probe } from "./probe.js";\nconst probed = await probe("probe");\n', "src/main.js");
+        main = swap(main, "    fromWorker: JSON.stringify(fromWorker),\n", "    fromWorker: JSON.stringify(fromWorker),\n    probe: JSON.stringify(probed),\n", "src/main.js");
+        writeFileSync(join(app, "src/main.js"), main);
+      }
+      run(NPM, ["install", "--no-audit", "--no-fund", "--loglevel=error"], app);
+    }
   }
   // A page bundled by webpack and by esbuild from one entry module.
   const b = join(work, "bundlers");
@@ -53,9 +177,11 @@ before(async () => {
     devDependencies: BUNDLERS,
   }));
   cpSync(join(ROOT, "examples/plain/index.html"), join(b, "index.html"));
-  writeFileSync(join(b, "src/entry.js"), readFileSync(join(ROOT, "examples/plain/index.html"), "utf8")
-    .match(/<script type="module">([\s\S]*)<\/script>/)[1]
-    .replace('"./idb-ttl/index.js"', '"idb-ttl"'));
+  const page = readFileSync(join(ROOT, "examples/plain/index.html"), "utf8").match(/<script type="module">([\s\S]*)<\/script>/)[1];
+  writeFileSync(join(b, "src/entry.js"), swap(page, '"./idb-ttl/index.js"', '"idb-ttl"', "examples/plain/index.html"));
+  writeFileSync(join(b, "src/lite.js"), swap(page, '"./idb-ttl/index.js"', '"idb-ttl/lite"', "examples/plain/index.html"));
+  writeFileSync(join(b, "src/probe.js"), PROBE);
+  writeFileSync(join(b, "src/probe-page.js"), PROBE_PAGE.replace("PROBE_MODULE", "./probe.js"));
   run(NPM, ["install", "--no-audit", "--no-fund", "--loglevel=error"], b);
 });
 
@@ -64,17 +190,39 @@ after(() => rmSync(work, { recursive: true, force: true }));
 /** The packed package ships what the entry needs and nothing of the build's leftovers. */
 test("the tarball: entry, typings, licences, metadata; no loose .wasm to locate", () => {
   const files = readdirSync(unpacked).sort();
-  for (const f of ["index.js", "index.d.ts", "idb_ttl.js", "idb_ttl_wasm.js", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "package.json", "snippets"]) {
+  for (const f of ["index.js", "index.d.ts", "idb_ttl.js", "idb_ttl_wasm.js", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "package.json", "snippets", "lite"]) {
     assert.ok(files.includes(f), `the tarball lacks ${f}: ${files}`);
   }
-  assert.ok(!files.some((f) => f.endsWith(".wasm")), `a .wasm file is shipped: ${files}`);
+  const lite = readdirSync(join(unpacked, "lite")).sort();
+  assert.deepEqual(lite, ["idb_ttl.js", "idb_ttl_wasm.js", "index.d.ts", "index.js", "snippets"], "the lite entry's files");
+  const all = readdirSync(unpacked, { recursive: true });
+  assert.ok(!all.some((f) => f.endsWith(".wasm")), `a .wasm file is shipped: ${all}`);
   const pkg = JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8"));
   for (const field of ["repository", "homepage", "bugs", "exports", "types", "license"]) assert.ok(pkg[field], `package.json has no ${field}`);
   assert.equal(pkg.exports["."].default, "./index.js");
   assert.equal(pkg.exports["."].types, "./index.d.ts");
-  assert.match(readFileSync(join(unpacked, "LICENSE-APACHE"), "utf8"), /Apache License\s+Version 2\.0/);
+  assert.deepEqual(pkg.exports["./lite"], { types: "./lite/index.d.ts", default: "./lite/index.js" });
+  assert.ok(pkg.sideEffects.includes("./lite/index.js"), "the lite entry wires its glue when imported");
+  // Its typings declare none of what it lacks; the default's declare it all.
+  const liteTypes = readFileSync(join(unpacked, "lite/index.d.ts"), "utf8");
+  const fullTypes = readFileSync(join(unpacked, "index.d.ts"), "utf8");
+  for (const decl of [/^export class Collection\b/m, /^export class TimeSeries\b/m, /^export class Archive\b/m, /^export function ttlFromHeaders\b/m,
+    /^  collection\(/m, /^  timeSeries\(/m, /^  shred\(/m, /^  readonly archive:/m, /^  encryption\?:/m, /^  onExpire\?:/m, /^  archiveFor\?:/m]) {
+    assert.doesNotMatch(liteTypes, decl, "lite/index.d.ts");
+    assert.match(fullTypes, decl, "index.d.ts");
+  }
+  assert.doesNotMatch(`${liteTypes}${fullTypes}`, /\/\/#/, "the template's markers are left out");  assert.match(readFileSync(join(unpacked, "LICENSE-APACHE"), "utf8"), /Apache License\s+Version 2\.0/);
   assert.match(readFileSync(join(unpacked, "LICENSE-MIT"), "utf8"), /^MIT License/);
 });
+
+// esbuild keeps its lint warnings (a duplicate key) quiet for code under node_modules, so each entry
+// is also bundled where it lies, as scripts/size.mjs measures it.
+for (const entry of ["index.js", "lite/index.js"]) {
+  test(`esbuild --bundle --minify of the unpacked ${entry}, outside node_modules: no warning`, () => {
+    const out = bundle(join(ROOT, "node_modules/.bin/esbuild"), [join(unpacked, entry), "--bundle", "--minify", "--format=esm", `--outfile=${join(work, "esbuild-unpacked", entry)}`], work, `esbuild ${entry}`);
+    assert.match(out, /\.js\s+\d/, `esbuild wrote the bundle: ${out}`);
+  });
+}
 
 test("the example app runs the package README's first example as it stands there", () => {
   const readme = readFileSync(join(unpacked, "README.md"), "utf8");
@@ -149,11 +297,12 @@ async function checkApp(url, where) {
       };
     }));
     assert.deepEqual(keys, ["banner", "draft", "from-worker", "session", "token"], where);
+    if (app.probe !== undefined) checkProbe(JSON.parse(app.probe), where);
     assert.deepEqual(problems, [], where);
   });
 }
 
-/** Starts `vite <args>` in `app` on a free port; resolves `{ child, url }` once it listens. */
+/** Starts `vite <args>` in `app` on a free port; resolves `{ child, url, output }` once it listens (`output()`: what it printed so far). */
 async function startVite(app, args) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(app, "node_modules/vite/bin/vite.js"), ...args, "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
@@ -168,24 +317,28 @@ async function startVite(app, args) {
     if (child.exitCode !== null) throw new Error(`vite ${args.join(" ")} exited: ${out}`);
     return fetch(url).then((r) => r.ok, () => false);
   }, Boolean, 30_000, `vite ${args.join(" ")} listening on ${url}`);
-  return { child, url };
+  return { child, url, output: () => out };
 }
 
-for (const label of Object.keys(VITES)) {
-  test(`${label} dev server, no plugin and no config: README example and module worker`, { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
+const viteLabels = Object.keys(VITES).flatMap((major) => Object.keys(ENTRIES).map((suffix) => `${major}${suffix}`));
+const entryOf = (label) => (label.endsWith(" lite") ? "idb-ttl/lite" : "idb-ttl");
+
+for (const label of viteLabels) {
+  test(`${label} dev server, no plugin and no config: README example and module worker from ${entryOf(label)}, no warning`, { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
     const app = appDir(label);
     assert.ok(!existsSync(join(app, "vite.config.js")) && !existsSync(join(app, "vite.config.ts")), "the example has no Vite config");
-    const { child, url } = await startVite(app, []);
+    const { child, url, output } = await startVite(app, []);
     try {
       await checkApp(url, `${label} dev`);
     } finally {
       await stopServer(child);
     }
+    assertNoWarning(output(), `${label} dev server`);
   });
 
-  test(`${label} production build and preview: README example and the bundled worker`, { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
+  test(`${label} production build and preview: README example and the bundled worker from ${entryOf(label)}, no warning`, { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
     const app = appDir(label);
-    run(process.execPath, [join(app, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], app);
+    bundle(process.execPath, [join(app, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], app, `${label} build`);
     const assets = readdirSync(join(app, "dist/assets"));
     assert.ok(assets.some((f) => /^worker-.*\.js$/.test(f)), `the build emitted the worker: ${assets}`);
     const { child, url } = await startVite(app, ["preview"]);
@@ -210,16 +363,28 @@ async function withBundle(script, fn) {
   }
 }
 
-/** Each bundler's command line (no config file): [command, args, the bundle it writes]. */
+/** Each bundler's command line for `src/<entry>.js` (no config file): [command, args, the bundle it writes]. */
 const BUILDS = {
-  webpack: [process.execPath, ["node_modules/webpack/bin/webpack.js", "--entry", "./src/entry.js", "--output-path", "dist-webpack", "--mode", "production"], "dist-webpack/main.js"],
-  esbuild: ["node_modules/.bin/esbuild", ["src/entry.js", "--bundle", "--format=esm", "--outfile=dist-esbuild/main.js"], "dist-esbuild/main.js"],
+  webpack: (entry) => [process.execPath, ["node_modules/webpack/bin/webpack.js", "--entry", `./src/${entry}.js`, "--output-path", `dist-webpack-${entry}`, "--mode", "production"], `dist-webpack-${entry}/main.js`],
+  esbuild: (entry) => ["node_modules/.bin/esbuild", [`src/${entry}.js`, "--bundle", "--format=esm", `--outfile=dist-esbuild-${entry}/main.js`], `dist-esbuild-${entry}/main.js`],
 };
 
-for (const [name, [cmd, args, out]] of Object.entries(BUILDS)) {
-  test(`${name}, with its defaults: the bundle works in a page and persists across a reload`, { timeout: TEST_TIMEOUT_MS }, async () => {
-    const b = join(work, "bundlers");
-    run(cmd, args, b);
+/** Bundles `entry` with bundler `name`; the bundle's path. */
+function build(name, entry, what) {
+  const b = join(work, "bundlers");
+  const [cmd, args, out] = BUILDS[name](entry);
+  if (name === "webpack") {
+    const { largest } = webpackBundle(cmd, args, b, dirname(out), what);
+    if (largest > WEBPACK_SIZE_HINT) console.log(`# ${what}: webpack's size hints shown, its largest asset is ${largest} B (limit ${WEBPACK_SIZE_HINT})`);
+  } else {
+    bundle(cmd, args, b, what);
+  }
+  return out;
+}
+
+for (const name of Object.keys(BUILDS)) for (const [entry, from] of [["entry", "idb-ttl"], ["lite", "idb-ttl/lite"]]) {
+  test(`${name}, with its defaults, ${from}: no warning, and the bundle works in a page and persists across a reload`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    const out = build(name, entry, `${name} (${from})`);
     await withBundle(out, async (url) => {
       await withChromium(join(ROOT, "www"), async ({ context }) => {
         const page = await context.newPage();
@@ -238,8 +403,27 @@ for (const [name, [cmd, args, out]] of Object.entries(BUILDS)) {
   });
 }
 
-test("server-side rendering: Node imports the package; open() and destroy() say there is no IndexedDB", () => {
-  const out = JSON.parse(run(process.execPath, ["ssr.js"], appDir("vite 8")).trim());
+for (const name of Object.keys(BUILDS)) {
+  test(`${name}: both entries in one bundle, no warning; the lite entry's ttl expires and the default entry reads what it wrote`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    const out = build(name, "probe-page", `${name} (probe)`);
+    await withBundle(out, async (url) => {
+      await withChromium(join(ROOT, "www"), async ({ context }) => {
+        const page = await context.newPage();
+        const errors = [];
+        page.on("pageerror", (e) => errors.push(e.message));
+        await page.goto(url);
+        await page.waitForSelector('#out:not([data-state="loading"])', { timeout: 15_000 });
+        const o = await page.$eval("#out", (el) => ({ ...el.dataset, text: el.textContent }));
+        assert.equal(o.state, "ready", o.text);
+        checkProbe(JSON.parse(o.report), name);
+        assert.deepEqual(errors, []);
+      });
+    });
+  });
+}
+
+for (const [suffix, entry] of Object.entries(ENTRIES)) test(`server-side rendering: Node imports ${entry}; open() and destroy() say there is no IndexedDB`, () => {
+  const out = JSON.parse(run(process.execPath, ["ssr.js"], appDir(`vite 8${suffix}`)).trim());
   assert.equal(out.imported, true);
   assert.equal(out.guarded, null);
   assert.equal(out.open.name, "StoreUnavailableError");
@@ -248,12 +432,34 @@ test("server-side rendering: Node imports the package; open() and destroy() say 
   assert.match(out.destroy.message, /IndexedDB is not available here \(server-side rendering in Node/);
 });
 
-/** The plain page with the unpacked package next to it, served; `fn(url)` runs while it is. */
-async function withPlainPage(fn) {
+test("idb-ttl/lite's TtlStore has none of the default entry's other members, and the module exports none of its other names", { skip: UNGATED }, async () => {
+  const app = appDir("vite 8 lite");
+  const names = (entry) => JSON.parse(run(process.execPath, ["--input-type=module", "-e", `
+    const m = await import(${JSON.stringify(entry)});
+    console.log(JSON.stringify({ exports: Object.keys(m).sort(), members: Object.getOwnPropertyNames(m.TtlStore.prototype).sort() }));`], app).trim());
+  const lite = names("idb-ttl/lite");
+  const full = names("idb-ttl");
+  assert.deepEqual(lite.exports, ["TtlStore", "default"]);
+  for (const member of ["collection", "timeSeries", "shred", "archive"]) {
+    assert.ok(full.members.includes(member), `the default TtlStore has ${member}`);
+    assert.ok(!lite.members.includes(member), `the lite TtlStore has no ${member}`);
+  }
+});
+
+/**
+ * The plain page (`index.html`, importing `entry`) with the unpacked package next to it, and the
+ * probe's page (`probe.html`), served; `fn(url)` runs while it is.
+ */
+async function withPlainPage(entry, fn) {
   const dir = join(work, "plain");
   rmSync(dir, { recursive: true, force: true });
   cpSync(join(ROOT, "examples/plain"), dir, { recursive: true });
   cpSync(unpacked, join(dir, "idb-ttl"), { recursive: true });
+  const index = join(dir, "index.html");
+  if (entry !== "idb-ttl") writeFileSync(index, swap(readFileSync(index, "utf8"), '"./idb-ttl/index.js"', '"./idb-ttl/lite/index.js"', "examples/plain/index.html"));
+  writeFileSync(join(dir, "probe.js"), swap(swap(PROBE, '"idb-ttl/lite"', '"./idb-ttl/lite/index.js"', "PROBE"), 'import("idb-ttl")', 'import("./idb-ttl/index.js")', "PROBE"));
+  writeFileSync(join(dir, "probe.html"), readFileSync(index, "utf8")
+    .replace(/<script type="module">[\s\S]*<\/script>/, () => `<script type="module">${PROBE_PAGE.replace("PROBE_MODULE", "./probe.js")}</script>`));
   const server = startServer(dir);
   try {
     await fn(await server.url);
@@ -262,38 +468,53 @@ async function withPlainPage(fn) {
   }
 }
 
-test("a plain <script type=module> page, no bundler: works, and persists across a reload (Chromium)", { timeout: TEST_TIMEOUT_MS }, async () => {
-  await withPlainPage(async (url) => {
-    await withChromium(join(ROOT, "www"), async ({ context }) => {
-      const page = await context.newPage();
-      for (const visits of ["1", "2"]) {
-        await page.goto(url);
-        await page.waitForSelector('#out:not([data-state="loading"])', { timeout: 15_000 });
-        const out = await page.$eval("#out", (el) => ({ ...el.dataset, text: el.textContent }));
-        assert.equal(out.state, "ready", out.text);
-        assert.equal(out.visits, visits, out.text);
-      }
-    });
-  });
-});
-
-for (const engine of ["firefox", "webkit"]) {
-  test(`a plain <script type=module> page in ${engine}: works, and persists across a reload`, { timeout: TEST_TIMEOUT_MS, skip: !available(engine) && `${engine} is not installed (scripts/setup.sh installs it)` }, async () => {
-    await withPlainPage(async (url) => {
-      const session = await launch(engine);
-      try {
+for (const entry of Object.values(ENTRIES)) {
+  const probe = entry === "idb-ttl" ? "" : "; the probe: its ttl expires, the default entry reads what it wrote";
+  test(`a plain <script type=module> page, no bundler, ${entry}: works, and persists across a reload (Chromium)${probe}`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    await withPlainPage(entry, async (url) => {
+      await withChromium(join(ROOT, "www"), async ({ context }) => {
+        const page = await context.newPage();
         for (const visits of ["1", "2"]) {
-          await session.goto(url);
-          const out = await session.waitFor(() => {
-            const el = document.getElementById("out");
-            return el.dataset.state === "loading" ? null : { ...el.dataset, text: el.textContent };
-          }, 15_000, "the page to load the package");
+          await page.goto(url);
+          await page.waitForSelector('#out:not([data-state="loading"])', { timeout: 15_000 });
+          const out = await page.$eval("#out", (el) => ({ ...el.dataset, text: el.textContent }));
           assert.equal(out.state, "ready", out.text);
           assert.equal(out.visits, visits, out.text);
         }
-      } finally {
-        await session.quit();
-      }
+        if (!probe) return;
+        await page.goto(`${url}probe.html`);
+        await page.waitForSelector('#out:not([data-state="loading"])', { timeout: 15_000 });
+        const out = await page.$eval("#out", (el) => ({ ...el.dataset, text: el.textContent }));
+        assert.equal(out.state, "ready", out.text);
+        checkProbe(JSON.parse(out.report), "plain page, Chromium");
+      });
     });
   });
+
+  for (const engine of ["firefox", "webkit"]) {
+    test(`a plain <script type=module> page in ${engine}, ${entry}: works, and persists across a reload${probe}`, { timeout: TEST_TIMEOUT_MS, skip: !available(engine) && `${engine} is not installed (scripts/setup.sh installs it)` }, async () => {
+      await withPlainPage(entry, async (url) => {
+        const session = await launch(engine);
+        const shown = () => session.waitFor(() => {
+          const el = document.getElementById("out");
+          return el.dataset.state === "loading" ? null : { ...el.dataset, text: el.textContent };
+        }, 15_000, "the page to load the package");
+        try {
+          for (const visits of ["1", "2"]) {
+            await session.goto(url);
+            const out = await shown();
+            assert.equal(out.state, "ready", out.text);
+            assert.equal(out.visits, visits, out.text);
+          }
+          if (!probe) return;
+          await session.goto(`${url}probe.html`);
+          const out = await shown();
+          assert.equal(out.state, "ready", out.text);
+          checkProbe(JSON.parse(out.report), `plain page, ${engine}`);
+        } finally {
+          await session.quit();
+        }
+      });
+    });
+  }
 }
