@@ -7,23 +7,13 @@ use std::pin::pin;
 use std::rc::Rc;
 use std::task::Poll;
 
-use gloo_timers::future::TimeoutFuture;
 use wasm_bindgen::prelude::*;
 
 use crate::core::config::MAX_TIMER_MS;
 
-/// Waits `ms` milliseconds, however long: `setTimeout` keeps at most 2^31 - 1 ms (24.8 days) and
-/// fires at once for more, so longer waits are chained.
+/// Waits `ms` milliseconds, however long (a [`Deadline`]).
 pub async fn sleep(ms: f64) {
-    let mut left = ms.max(0.0);
-    loop {
-        let step = left.min(f64::from(MAX_TIMER_MS));
-        TimeoutFuture::new(step as u32).await;
-        left -= step;
-        if left <= 0.0 {
-            return;
-        }
-    }
+    after(ms.max(0.0)).await;
 }
 
 /// The background reaper's clock: waits, runs a pass, and waits what the pass asks for before
@@ -72,7 +62,7 @@ impl Drop for ReaperTimer {
 /// then dropped).
 pub async fn within<F: Future>(ms: u32, fut: F) -> Option<F::Output> {
     let mut fut = pin!(fut);
-    let mut timeout = TimeoutFuture::new(ms);
+    let mut timeout = deadline(ms);
     std::future::poll_fn(|cx| {
         if let Poll::Ready(v) = fut.as_mut().poll(cx) {
             return Poll::Ready(Some(v));
@@ -197,12 +187,21 @@ impl Drop for Leadership {
 ///
 /// Every deadline shares one browser timer, armed for the earliest one and not cleared when a
 /// deadline is dropped: a stream of short-lived deadlines (one per awaited request) costs about
-/// one timer per `ms`, not a `setTimeout` and a `clearTimeout` each.
+/// one timer per `ms`, not a `setTimeout` and a `clearTimeout` each. The alarm's table forgets
+/// dropped deadlines as new ones come, so it holds about twice the deadlines alive at once.
 pub fn deadline(ms: u32) -> Deadline {
-    let state = Rc::new(DeadlineState { at: now_ms() + f64::from(ms), passed: Cell::new(false), waker: RefCell::new(None) });
+    after(f64::from(ms))
+}
+
+/// [`deadline`] for any `ms` (`INFINITY`: never).
+fn after(ms: f64) -> Deadline {
+    let state = Rc::new(DeadlineState { at: now_ms() + ms, passed: Cell::new(false), waker: RefCell::new(None) });
     ALARM.with(|alarm| {
         let mut alarm = alarm.borrow_mut();
-        alarm.waiting.push(Rc::downgrade(&state));
+        if alarm.waiting.len() >= alarm.limit {
+            alarm.sweep(f64::NEG_INFINITY);
+        }
+        alarm.waiting.push(state.clone());
         if state.at < alarm.at {
             alarm.arm(state.at);
         }
@@ -243,18 +242,45 @@ struct Alarm {
     timer: Option<gloo_timers::callback::Timeout>,
     /// The timer that is ringing now: dropped at the next ring, not from inside its own callback.
     rung: Option<gloo_timers::callback::Timeout>,
-    waiting: Vec<std::rc::Weak<DeadlineState>>,
+    /// The deadlines not yet passed; those only held here were dropped.
+    waiting: Vec<Rc<DeadlineState>>,
+    /// The length of `waiting` at which dropped deadlines are forgotten.
+    limit: usize,
 }
 
+/// The table's [`Alarm::limit`] when no deadline is alive.
+const TABLE_MIN: usize = 16;
+
 thread_local! {
-    static ALARM: RefCell<Alarm> = const { RefCell::new(Alarm { at: f64::INFINITY, timer: None, rung: None, waiting: Vec::new() }) };
+    static ALARM: RefCell<Alarm> = const { RefCell::new(Alarm { at: f64::INFINITY, timer: None, rung: None, waiting: Vec::new(), limit: TABLE_MIN }) };
 }
 
 impl Alarm {
     fn arm(&mut self, at: f64) {
         self.at = at;
-        let wait = (at - now_ms()).clamp(0.0, f64::from(MAX_TIMER_MS));
+        let wait = (at - now_ms()).ceil().clamp(0.0, f64::from(MAX_TIMER_MS));
         self.timer = Some(gloo_timers::callback::Timeout::new(wait as u32, ring));
+    }
+
+    /// Takes the deadlines due at `now` out of the table, with the earliest moment of those
+    /// left; forgets the dropped ones (a dropped deadline's allocation lives as long as its entry).
+    #[inline(never)]
+    fn sweep(&mut self, now: f64) -> (Vec<Rc<DeadlineState>>, f64) {
+        let mut due = Vec::new();
+        let mut next = f64::INFINITY;
+        self.waiting.retain(|s| {
+            if Rc::strong_count(s) == 1 {
+                return false;
+            }
+            if s.at <= now {
+                due.push(s.clone());
+                return false;
+            }
+            next = next.min(s.at);
+            true
+        });
+        self.limit = 2 * self.waiting.len() + TABLE_MIN;
+        (due, next)
     }
 }
 
@@ -266,19 +292,7 @@ fn ring() {
         let mut alarm = alarm.borrow_mut();
         alarm.rung = alarm.timer.take();
         alarm.at = f64::INFINITY;
-        let mut due = Vec::new();
-        let mut next = f64::INFINITY;
-        alarm.waiting.retain(|w| match w.upgrade() {
-            None => false,
-            Some(s) if s.at <= now => {
-                due.push(s);
-                false
-            }
-            Some(s) => {
-                next = next.min(s.at);
-                true
-            }
-        });
+        let (due, next) = alarm.sweep(now);
         if next < f64::INFINITY {
             alarm.arm(next);
         }

@@ -109,3 +109,21 @@ async fn timeout_ms_is_checked() {
         assert_error(&e, "RangeError", parts);
     }
 }
+
+/// The watchdog's deadlines (one per awaited request) give their memory back once dropped, however
+/// many are made before the shared alarm rings: the second of two bursts of 500 000 grows the wasm
+/// memory by at most a page.
+#[wasm_bindgen_test]
+fn dropped_deadlines_give_their_memory_back() {
+    let memory = || js_sys::Reflect::get(&js_sys::Reflect::get(&wasm_bindgen::memory(), &"buffer".into()).unwrap(), &"byteLength".into()).unwrap().as_f64().unwrap();
+    let burst = || {
+        for _ in 0..500_000 {
+            drop(idb_ttl::timer::deadline(10_000));
+        }
+    };
+    burst();
+    let before = memory();
+    burst();
+    let grown = memory() - before;
+    assert!(grown <= 65_536.0, "wasm memory grew by {grown} bytes over 500 000 dropped deadlines");
+}

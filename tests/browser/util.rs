@@ -98,7 +98,7 @@ pub async fn fill(s: &JsValue, n: u32, live: u32) {
 
 /// Waits `ms` milliseconds.
 pub async fn sleep(ms: u32) {
-    gloo_timers::future::TimeoutFuture::new(ms).await;
+    idb_ttl::timer::sleep(f64::from(ms)).await;
 }
 
 /// Deletes the database after a test.
