@@ -15,7 +15,7 @@ import { gzipSync } from "node:zlib";
  * that needs more must say so and why: a feature, or a design-card crate taking its work back,
  * may raise it by what it measurably costs).
  */
-export const BUDGET_GZIP_BYTES = 228_223;
+export const BUDGET_GZIP_BYTES = 227_962;
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
