@@ -30,7 +30,7 @@ try {
   const page = await browser.context.newPage();
   await page.goto(server.url + "tests/page/fixtures/blank.html");
   await page.waitForFunction(() => document.documentElement.dataset.state);
-  const rounds = await page.evaluate(async (pkg) => {
+  const { rounds, names } = await page.evaluate(async (pkg) => {
     const T = {};
     const now = () => performance.now();
     const wrap = (proto, name, before, after) => {
@@ -52,9 +52,16 @@ try {
     window.queueMicrotask = (f) => queue(() => { const t = now(); T.micro0 ??= t; T.micro = t; f(); T.microEnd = now(); });
     // The wasm imports, counted.
     let imports = 0;
+    const byName = new Map();
     const instantiate = WebAssembly.instantiate;
     WebAssembly.instantiate = (m, imp) => {
-      for (const mod of Object.values(imp)) for (const [n, f] of Object.entries(mod)) if (typeof f === "function") mod[n] = function (...a) { imports++; return f.apply(this, a); };
+      for (const mod of Object.values(imp)) {
+        for (const [n, f] of Object.entries(mod)) {
+          if (typeof f !== "function") continue;
+          const name = n.startsWith("__wbindgen_generic_") ? n.replace(/_0+(?=[0-9a-f]+$)/, "_") : n.replace(/^__wbg_/, "").replace(/_[0-9a-f]{16}$/, "");
+          mod[n] = function (...a) { imports++; byName.set(name, (byName.get(name) ?? 0) + 1); return f.apply(this, a); };
+        }
+      }
       return instantiate(m, imp);
     };
 
@@ -79,6 +86,7 @@ try {
       const sum = {};
       const add = (k, v) => { sum[k] = (sum[k] ?? 0) + v; };
       const calls = imports;
+      byName.clear();
       t = now();
       for (const k of keys) {
         T.micro0 = undefined;
@@ -91,12 +99,15 @@ try {
       }
       out.push({ raw, idbTtl: now() - t, imports: (imports - calls) / keys.length, ...sum });
     }
+    // The last round's imports by name, per get.
+    out.names = [...byName].sort((a, b) => b[1] - a[1]).map(([n, c]) => `${n}=${+(c / keys.length).toFixed(2)}`).join(" ");
     s.close();
     db.close();
-    return out;
+    return { rounds: out, names: out.names };
   }, process.argv[2] || "www/pkg");
   console.log("us per get (1 000 gets of 10 000 entries), three rounds:");
-  for (const r of rounds) console.log(Object.entries(r).map(([k, v]) => `${k}=${k === "imports" ? v.toFixed(0) : v.toFixed(1)}`).join(" "));
+  for (const r of rounds) console.log(Object.entries(r).map(([k, v]) => `${k}=${k === "imports" ? v.toFixed(1) : v.toFixed(1)}`).join(" "));
+  console.log(`wasm imports per get, by name (last round): ${names}`);
 } finally {
   await browser.close();
   await server.stop();

@@ -1,6 +1,9 @@
 // The loop of the A/B tools (bench/ab-*.mjs): one headless Chromium session on one page of the
-// repo, the builds interleaved, 1 warm-up + `reps` repetitions, then each measure's median
-// (min-max) in ms, a line per build.
+// repo, the builds interleaved (in reverse order every other repetition, so that no build always
+// runs first), 1 warm-up + `reps` repetitions, then each measure's median (min-max) in ms, a line
+// per build, and for each build after the first its paired ratio to the build before it: the
+// median over repetitions of (this build / the one before) in the same repetition, which a machine
+// loaded by other work disturbs less than the medians.
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
@@ -23,7 +26,9 @@ export async function ab(pkgs, { path, ready, reps, extra = [] }, measure) {
     await page.goto(server.url + path);
     await page.waitForFunction(ready);
     for (let rep = 0; rep <= reps; rep++) {
-      for (const [j, pkg] of pkgs.entries()) {
+      const order = [...pkgs.entries()];
+      if (rep % 2) order.reverse();
+      for (const [j, pkg] of order) {
         const r = await page.evaluate(measure, [pkg, j, rep, ...extra]);
         if (rep === 0) continue;
         for (const [k, v] of Object.entries(r)) ((res[pkg] ??= {})[k] ??= []).push(v);
@@ -33,7 +38,14 @@ export async function ab(pkgs, { path, ready, reps, extra = [] }, measure) {
     await browser.close();
     await server.stop();
   }
-  for (const [pkg, r] of Object.entries(res)) {
+  const names = [...new Set(pkgs)].filter((pkg) => res[pkg]);
+  for (const pkg of names) {
+    const r = res[pkg];
     console.log(pkg, Object.entries(r).map(([k, v]) => `${k}=${median(v).toFixed(1)} (${Math.min(...v).toFixed(0)}-${Math.max(...v).toFixed(0)})`).join(" "));
+  }
+  for (let j = 1; j < names.length; j++) {
+    const [a, b] = [res[names[j - 1]], res[names[j]]];
+    const paired = Object.keys(b).map((k) => `${k}=${median(b[k].map((v, i) => v / a[k][i])).toFixed(3)}`);
+    console.log(`${names[j]} / ${names[j - 1]} (paired median):`, paired.join(" "));
   }
 }

@@ -12,7 +12,7 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::entries::{last_wins, pk_at};
-use super::records::{from_js, DocRecord};
+use super::records::DocRecord;
 use super::runner::{req, Ask, Run};
 use super::schema::{BY_ID, DOCS};
 use super::{describe_key, Conn, Expired};
@@ -97,7 +97,7 @@ impl Conn {
         // Dense: `undefined` where missing or expired, not a hole.
         let mut out = Vec::with_capacity(recs.len());
         for rec in recs {
-            let rec: Option<DocRecord> = if rec.is_undefined() { None } else { Some(from_js(rec)?) };
+            let rec: Option<DocRecord> = if rec.is_undefined() { None } else { Some(DocRecord::read(&rec)?) };
             out.push(rec.filter(|r| r.r > cutoff).map_or(JsValue::UNDEFINED, |r| r.v));
         }
         Ok(out.into_iter().collect())
@@ -121,7 +121,7 @@ impl Conn {
         let recs = self.doc_records(c).await?;
         let mut out = Vec::with_capacity(recs.length() as usize);
         for r in recs.iter() {
-            let r: DocRecord = from_js(r)?;
+            let r = DocRecord::read(&r)?;
             if r.r > cutoff {
                 out.push(r.v);
             }
@@ -141,7 +141,7 @@ impl Conn {
         };
         let mut live = Vec::new();
         for r in recs.into_iter().filter(|r| !r.is_undefined()) {
-            let r: DocRecord = from_js(r)?;
+            let r = DocRecord::read(&r)?;
             if r.r > cutoff {
                 live.push(r);
             }
@@ -151,7 +151,7 @@ impl Conn {
 
     /// Every stored document of `c`, expired or not, in id order (for rekeying).
     pub async fn all_doc_values(&self, c: &str) -> Result<Array> {
-        self.doc_records(c).await?.iter().map(|r| from_js::<DocRecord>(r).map(|r| r.v)).collect()
+        self.doc_records(c).await?.iter().map(|r| DocRecord::read(&r).map(|r| r.v)).collect()
     }
 
     /// Every stored record `{ c, r, i, v }` of `c`, in id order (for export).

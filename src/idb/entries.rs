@@ -1,9 +1,10 @@
 //! The key-value entries: reads, writes, deletes, expiry changes.
 //!
 //! Expiry hints: what this connection last saw of each key's expiry, for string and number keys
-//! (a JS `Map` compares them as IndexedDB does), at most [`HINTS_MAX`] of them, the oldest
-//! forgotten first. A hint lets a read go straight to the record's primary key `[e, k]` instead
-//! of through the `by_key` index, and an overwrite delete the old record without looking it up.
+//! (a JS `Map` compares them as IndexedDB does), at most [`HINTS_MAX`] of them, the one noted
+//! longest ago forgotten first (a read that finds the hint right leaves it where it is). A hint
+//! lets a read go straight to the record's primary key `[e, k]` instead of through the `by_key`
+//! index, and an overwrite delete the old record without looking it up.
 //! A hint may be stale (another tab or worker wrote the key, the reaper removed it): a read by a
 //! stale primary key finds nothing and asks the index; an overwrite's put fails on the unique
 //! index, and is done again after a lookup. Correctness never depends on a hint, only speed.
@@ -13,7 +14,7 @@ use indexed_db_futures::KeyRange;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::records::{from_js, EntryRecord};
+use super::records::{entry_read, EntryRecord};
 use super::reap::Cap;
 use super::runner::{Ask, Req, Run};
 use super::schema::{BY_KEY, DOCS, BUCKETS, ENTRIES, META};
@@ -49,8 +50,11 @@ pub(super) fn instant_bound(now: f64) -> JsValue {
     Array::of2(&JsValue::from_f64(now), &Array::new()).into()
 }
 
-fn pk_of(key: &JsValue, e: f64) -> JsValue {
-    Array::of2(&JsValue::from_f64(e), key).into()
+#[wasm_bindgen]
+extern "C" {
+    /// `[e, key]`: the primary key of `key`'s entry with expiry `e`.
+    #[wasm_bindgen(js_namespace = Array, js_name = of)]
+    fn pk_of(e: f64, key: &JsValue) -> JsValue;
 }
 
 /// Part `n` of a compound primary key.
@@ -92,11 +96,19 @@ pub(super) fn absorb_constraint_errors() -> Closure<dyn FnMut(web_sys::Event)> {
 }
 
 impl Conn {
-    fn hinted_pk(&self, k: &JsValue) -> Option<JsValue> {
-        if !hintable(k) {
-            return None;
+    /// The expiry this connection last saw for `k`, if it knows it (never for a key that is not
+    /// [`hintable`]: none is noted).
+    fn hinted(&self, k: &JsValue) -> Option<f64> {
+        self.hints.get(k).as_f64()
+    }
+
+    /// How a read asks for `k`: by primary key with its hinted expiry `hint`, else through the
+    /// index.
+    fn ask_for(k: &JsValue, hint: Option<f64>) -> (Option<&'static str>, Ask) {
+        match hint {
+            Some(e) => (None, Ask::Get(pk_of(e, k))),
+            None => (Some(BY_KEY), Ask::Get(k.clone())),
         }
-        self.hints.get(k).as_f64().map(|e| pk_of(k, e))
     }
 
     fn hint(&self, k: &JsValue, e: f64) {
@@ -119,27 +131,46 @@ impl Conn {
     /// The live value of `key`, `undefined` if missing or expired; with `use_it`, an idle entry
     /// read is extended (see [`Conn::extend_due`]).
     pub async fn get(&self, key: &JsValue, now: f64, use_it: bool) -> Result<JsValue> {
-        Ok(self.read_live("reading an entry", &Array::of1(key), now, use_it).await?.get(0))
+        Ok(self.read_live("reading an entry", std::slice::from_ref(key), now, use_it).await?.pop().unwrap_or_default())
     }
 
     /// Live values of `keys` in their order, `undefined` where missing or expired; idle entries
     /// read are extended.
     pub async fn get_many(&self, keys: &Array, now: f64) -> Result<Array> {
-        self.read_live("reading entries", keys, now, true).await
+        let keys: Vec<JsValue> = keys.iter().collect();
+        Ok(self.read_live("reading entries", &keys, now, true).await?.into_iter().collect())
     }
 
-    /// Whether a record read at `now` is live, counting an extension this connection has due
-    /// for it; with `use_it`, a read of an idle entry that moves its expiry on is noted as due
-    /// (written by [`Conn::extend_due`]).
-    fn live_read(&self, rec: &EntryRecord, now: f64, use_it: bool) -> bool {
-        let Some(idle) = rec.expiry().idle else { return is_live(rec.e, now) };
-        let e = self.counting_due(&rec.k, rec.e);
+    /// The value of `key`'s record `rec` (`undefined`: there is none) read at `now` if it is
+    /// live, else `undefined`; the key's hint follows what was read (`hint`: the one the read
+    /// went by).
+    fn live_value(&self, key: &JsValue, rec: JsValue, hint: Option<f64>, now: f64, use_it: bool) -> Result<JsValue> {
+        if rec.is_undefined() {
+            if hint.is_some() {
+                self.hints.delete(key);
+            }
+            return Ok(JsValue::UNDEFINED);
+        }
+        let (x, v) = entry_read(&rec)?;
+        if hint != Some(x.e) {
+            self.hint(key, x.e);
+        }
+        Ok(if self.live_read(key, &x, now, use_it) { v } else { JsValue::UNDEFINED })
+    }
+
+    /// Whether `key`'s record of expiry `x`, read at `now`, is live, counting an extension this
+    /// connection has due for it; with `use_it`, a read of an idle entry that moves its expiry on
+    /// is noted as due (written by [`Conn::extend_due`]).
+    fn live_read(&self, key: &JsValue, x: &Expiry, now: f64, use_it: bool) -> bool {
+        let Some(idle) = x.idle else { return is_live(x.e, now) };
+        let e = self.counting_due(key, x.e);
         if !is_live(e, now) {
             return false;
         }
         if use_it {
             if let Some(target) = idle.extension(e, now) {
-                self.extending.set(&rec.k, &JsValue::from_f64(target));
+                self.extending.set(key, &JsValue::from_f64(target));
+                self.maybe_due.set(true);
             }
         }
         true
@@ -147,47 +178,33 @@ impl Conn {
 
     /// How many extensions of idle entries are due.
     pub fn extensions_due(&self) -> u32 {
-        self.extending.size()
+        if !self.maybe_due.get() {
+            return 0;
+        }
+        let n = self.extending.size();
+        self.maybe_due.set(n > 0);
+        n
     }
 
     /// Every key read at once: by primary key where a hint knows it, else (or when the hint was
     /// stale) through the index.
-    async fn read_live(&self, op: &'static str, keys: &Array, now: f64, use_it: bool) -> Result<Array> {
-        let keys: Vec<JsValue> = keys.iter().collect();
-        let mut hinted = Vec::with_capacity(keys.len());
-        let asks = keys
-            .iter()
-            .map(|k| {
-                let pk = self.hinted_pk(k);
-                hinted.push(pk.is_some());
-                match pk {
-                    Some(pk) => (None, Ask::Get(pk)),
-                    None => (Some(BY_KEY), Ask::Get(k.clone())),
-                }
-            })
-            .collect();
+    async fn read_live(&self, op: &'static str, keys: &[JsValue], now: f64, use_it: bool) -> Result<Vec<JsValue>> {
+        let hints: Vec<Option<f64>> = keys.iter().map(|k| self.hinted(k)).collect();
+        let asks = keys.iter().zip(&hints).map(|(k, &hint)| Self::ask_for(k, hint)).collect();
         let mut recs = self.read(op, ENTRIES, asks).await?;
-        let stale: Vec<usize> = (0..keys.len()).filter(|&i| hinted[i] && recs[i].is_undefined()).collect();
+        let stale: Vec<usize> = (0..keys.len()).filter(|&i| hints[i].is_some() && recs[i].is_undefined()).collect();
         if !stale.is_empty() {
-            let again = stale.iter().map(|&i| (Some(BY_KEY), Ask::Get(keys[i].clone()))).collect();
+            let again = stale.iter().map(|&i| Self::ask_for(&keys[i], None)).collect();
             for (&i, rec) in stale.iter().zip(self.read(op, ENTRIES, again).await?) {
                 recs[i] = rec;
             }
         }
         // Dense: `undefined` where missing or expired, not a hole.
         let mut out = Vec::with_capacity(keys.len());
-        for (k, rec) in keys.iter().zip(recs) {
-            if rec.is_undefined() {
-                self.hints.delete(k);
-                out.push(JsValue::UNDEFINED);
-                continue;
-            }
-            let rec: EntryRecord = from_js(rec)?;
-            self.hint(k, rec.e);
-            let live = self.live_read(&rec, now, use_it);
-            out.push(if live { rec.v } else { JsValue::UNDEFINED });
+        for ((k, rec), hint) in keys.iter().zip(recs).zip(hints) {
+            out.push(self.live_value(k, rec, hint, now, use_it)?);
         }
-        Ok(out.into_iter().collect())
+        Ok(out)
     }
 
     /// The live entry's expiry (Unix ms, [`NEVER_MS`] for none), `None` if missing or expired.
@@ -213,7 +230,7 @@ impl Conn {
     fn live_seen(&self, recs: impl Iterator<Item = JsValue>, now: f64) -> Result<Vec<EntryRecord>> {
         let mut live = Vec::new();
         for r in recs {
-            let mut r: EntryRecord = from_js(r)?;
+            let mut r = EntryRecord::read(&r)?;
             r.e = self.counting_due(&r.k, r.e);
             if is_live(r.e, now) {
                 live.push(r);
@@ -228,7 +245,7 @@ impl Conn {
         if rec.is_undefined() {
             return Ok(None);
         }
-        let rec: EntryRecord = from_js(rec)?;
+        let rec = EntryRecord::read(&rec)?;
         let x = Expiry { e: self.counting_due(key, rec.e), ..rec.expiry() };
         Ok(is_live(x.e, now).then_some(x))
     }
@@ -323,7 +340,7 @@ impl Conn {
                     long_way.push(i as u32);
                     continue;
                 }
-                match self.hinted_pk(&w.key) {
+                match self.hinted(&w.key).map(|e| pk_of(e, &w.key)) {
                     Some(old) => fast.push((i, Some(old))),
                     None if self.found.get() >= 0.5 => {
                         guessed[i] = true;
@@ -403,8 +420,8 @@ impl Conn {
             let old = if found.is_undefined() {
                 None
             } else if w.spec.needs_current() {
-                let rec: EntryRecord = from_js(found)?;
-                Some((pk_of(&w.key, rec.e), rec.expiry()))
+                let rec = EntryRecord::read(&found)?;
+                Some((pk_of(rec.e, &w.key), rec.expiry()))
             } else {
                 let e = pk_expiry(&found);
                 Some((found, Expiry::at(e)))
@@ -529,8 +546,8 @@ impl Conn {
         let all = self.all_records(op).await?;
         let mut live = Vec::with_capacity(all.length() as usize);
         for r in all.iter() {
-            let r: EntryRecord = from_js(r)?;
-            if self.live_read(&r, now, true) {
+            let r = EntryRecord::read(&r)?;
+            if self.live_read(&r.k, &r.expiry(), now, true) {
                 live.push(r);
             }
         }
@@ -571,7 +588,7 @@ impl Conn {
         let store = run.store(ENTRIES)?;
         let by_key = run.check(store.index(BY_KEY))?;
         let rec = run.wait(&mut run.ask(&by_key, Ask::Get(key.clone()))?).await?;
-        let rec: Option<EntryRecord> = if rec.is_undefined() { None } else { Some(from_js(rec)?) };
+        let rec = if rec.is_undefined() { None } else { Some(EntryRecord::read(&rec)?) };
         let live = rec.as_ref().map(EntryRecord::expiry).filter(|x| is_live(x.e, now));
         let (old, new) = match (live, change) {
             (None, _) | (Some(Expiry { e: NEVER_MS, .. }), ExpiryChange::Remove) => {
@@ -583,7 +600,7 @@ impl Conn {
         };
         if new != old {
             self.extending.delete(key);
-            run.delete(&store, pk_of(key, old.e))?;
+            run.delete(&store, pk_of(old.e, key))?;
             if is_live(new.e, now) {
                 let value = rec.map(|r| r.v).unwrap_or(JsValue::UNDEFINED);
                 run.put(&store, &EntryRecord::new(key.clone(), value, new)).map_err(|e| self.put_error(key, e))?;
@@ -630,13 +647,13 @@ impl Conn {
             if rec.is_undefined() {
                 continue;
             }
-            let rec: EntryRecord = from_js(rec)?;
+            let rec = EntryRecord::read(&rec)?;
             let Some(idle) = rec.expiry().idle else { continue };
             let e = target.min(idle.deadline(now));
             if rec.e >= e {
                 continue;
             }
-            run.delete(&store, pk_of(key, rec.e))?;
+            run.delete(&store, pk_of(rec.e, key))?;
             run.put(&store, &EntryRecord { e, ..rec }).map_err(|err| self.put_error(key, err))?;
             self.hint(key, e);
             extended.push(key);

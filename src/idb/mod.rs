@@ -127,6 +127,8 @@ pub struct Conn {
     /// Extensions of idle entries that reads noted as due and are not written yet: key -> the
     /// new expiry (Unix ms). A read here counts them (`Conn::extend_due` writes them).
     extending: Map,
+    /// `false` only while `extending` is empty (it is noted when a read adds to it).
+    maybe_due: Cell<bool>,
     /// How often a written key without a hint was stored already, as a moving average: whether
     /// such writes are put at once or looked up first (`entries.rs`).
     found: Cell<f64>,
@@ -179,6 +181,7 @@ impl Conn {
             blobs: Cell::new(None),
             hints: Map::new(),
             extending: Map::new(),
+            maybe_due: Cell::new(false),
             // A database this open created holds no key yet.
             found: Cell::new(if created { 0.0 } else { 0.5 }),
             absorb: entries::absorb_constraint_errors(),

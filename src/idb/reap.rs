@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::entries::{instant_bound, pk_at};
-use super::records::{from_js, ArchiveRecord};
+use super::records::ArchiveRecord;
 use super::runner::{req, Ask, Req, Run};
 use super::schema::{ARCHIVE, BY_ITEM, ENTRIES};
 use super::Conn;
@@ -340,14 +340,14 @@ impl Conn {
         if rec.is_undefined() {
             return Ok(JsValue::UNDEFINED);
         }
-        let rec: ArchiveRecord = from_js(rec)?;
+        let rec = ArchiveRecord::read(&rec)?;
         Ok(if rec.t > cutoff { rec.v } else { JsValue::UNDEFINED })
     }
 
     /// Archived values of archive `c` after `cutoff`, soonest deleted first.
     pub async fn archive_values(&self, c: &JsValue, cutoff: f64) -> Result<Array> {
         let all: Array = self.ask("reading the archive", ARCHIVE, None, Ask::All(Some(Self::archive_range(c, cutoff)), None)).await?.unchecked_into();
-        all.iter().map(|r| from_js::<ArchiveRecord>(r).map(|r| r.v)).collect()
+        all.iter().map(|r| ArchiveRecord::read(&r).map(|r| r.v)).collect()
     }
 
     /// How many records archive `c` holds after `cutoff`.

@@ -1,6 +1,7 @@
 //! The records the object stores hold, as typed structs that serde-wasm-bindgen converts. A
 //! user's key, value, document or event is kept as the JS value it is
-//! (`serde_wasm_bindgen::preserve`), so IndexedDB's structured clone stores it unchanged.
+//! (`serde_wasm_bindgen::preserve`), so IndexedDB's structured clone stores it unchanged. Entry,
+//! document and archive records are read back a field at a time, each field one getter call.
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -8,8 +9,9 @@ use wasm_bindgen::prelude::*;
 use crate::core::entry::{Expiry, Idle, NEVER_MS};
 use crate::core::error::{Error, Result};
 
-/// A key-value entry in `entries`, keyed `[e, k]`.
-#[derive(Debug, Serialize, Deserialize)]
+/// A key-value entry in `entries`, keyed `[e, k]` (written by serde-wasm-bindgen, read back by
+/// [`EntryRecord::read`]).
+#[derive(Debug, Serialize)]
 pub struct EntryRecord {
     /// The key (a string or a number).
     #[serde(with = "serde_wasm_bindgen::preserve")]
@@ -41,8 +43,83 @@ impl EntryRecord {
     }
 }
 
-/// A document in `docs`, keyed `[c, r, i]`.
-#[derive(Debug, Serialize, Deserialize)]
+#[wasm_bindgen]
+extern "C" {
+    /// An `entries` record as IndexedDB gives it back, read a field at a time.
+    type EntryJs;
+    #[wasm_bindgen(method, getter)]
+    fn k(this: &EntryJs) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn e(this: &EntryJs) -> f64;
+    #[wasm_bindgen(method, getter)]
+    fn v(this: &EntryJs) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn i(this: &EntryJs) -> Option<f64>;
+    #[wasm_bindgen(method, getter)]
+    fn c(this: &EntryJs) -> Option<f64>;
+}
+
+/// The expiry and value of a stored `entries` record, all a read of a known key needs: its
+/// fields read one by one (no conversion of the whole record). An error names a record
+/// without an expiry.
+pub fn entry_read(js: &JsValue) -> Result<(Expiry, JsValue)> {
+    let rec: &EntryJs = js.unchecked_ref();
+    let e = number(rec.e(), "expiry (e)")?;
+    let idle = rec.i().map(|window_ms| Idle { window_ms, cap_ms: rec.c().unwrap_or(NEVER_MS) });
+    Ok((Expiry { e, idle }, rec.v()))
+}
+
+impl EntryRecord {
+    /// A stored record read back, its key included ([`entry_read`]).
+    pub fn read(js: &JsValue) -> Result<EntryRecord> {
+        let (x, v) = entry_read(js)?;
+        Ok(EntryRecord::new(js.unchecked_ref::<EntryJs>().k(), v, x))
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A `docs` or `archive` record as IndexedDB gives it back, read a field at a time.
+    type ItemJs;
+    #[wasm_bindgen(method, getter)]
+    fn c(this: &ItemJs) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn r(this: &ItemJs) -> f64;
+    #[wasm_bindgen(method, getter)]
+    fn t(this: &ItemJs) -> f64;
+    #[wasm_bindgen(method, getter)]
+    fn i(this: &ItemJs) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn v(this: &ItemJs) -> JsValue;
+}
+
+/// `n`, or an error naming the record without it when it is not a number.
+fn number(n: f64, what: &str) -> Result<f64> {
+    if n.is_nan() {
+        return Err(unreadable(JsValue::from_str(&format!("a record without a numeric {what}"))));
+    }
+    Ok(n)
+}
+
+impl DocRecord {
+    /// A stored record read back, a field at a time.
+    pub fn read(js: &JsValue) -> Result<DocRecord> {
+        let rec: &ItemJs = js.unchecked_ref();
+        let c = rec.c().as_string().ok_or_else(|| unreadable(JsValue::from_str("a document record without its collection (c)")))?;
+        Ok(DocRecord { c, r: number(rec.r(), "reference time (r)")?, i: rec.i(), v: rec.v() })
+    }
+}
+
+impl ArchiveRecord {
+    /// A stored record read back, a field at a time.
+    pub fn read(js: &JsValue) -> Result<ArchiveRecord> {
+        let rec: &ItemJs = js.unchecked_ref();
+        Ok(ArchiveRecord { c: rec.c(), t: number(rec.t(), "time (t)")?, i: rec.i(), v: rec.v() })
+    }
+}
+
+/// A document in `docs`, keyed `[c, r, i]` (read back by [`DocRecord::read`]).
+#[derive(Debug, Serialize)]
 pub struct DocRecord {
     /// The collection.
     pub c: String,
@@ -56,8 +133,9 @@ pub struct DocRecord {
     pub v: JsValue,
 }
 
-/// An archived entry or document in `archive`, keyed `[c, t, i]`.
-#[derive(Debug, Serialize, Deserialize)]
+/// An archived entry or document in `archive`, keyed `[c, t, i]` (read back by
+/// [`ArchiveRecord::read`]).
+#[derive(Debug, Serialize)]
 pub struct ArchiveRecord {
     /// `0` for the entries, the collection's name for its documents.
     #[serde(with = "serde_wasm_bindgen::preserve")]

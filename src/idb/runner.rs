@@ -137,7 +137,12 @@ impl CommitNow for Transaction<'_> {
 impl<'c> Run<'c> {
     fn begin_on(db: &'c Database, name: &'c str, timeout_ms: u32, op: &'c str, names: &[&str], write: bool) -> Result<Run<'c>> {
         let mode = if write { TransactionMode::Readwrite } else { TransactionMode::Readonly };
-        let tx = db.transaction(names).with_mode(mode).build().map_err(|e| storage_error(name, op, idb_to_js(e)))?;
+        // One store by its name: no array of names to build.
+        let tx = match names {
+            [one] => db.transaction(*one).with_mode(mode).build(),
+            _ => db.transaction(names).with_mode(mode).build(),
+        };
+        let tx = tx.map_err(|e| storage_error(name, op, idb_to_js(e)))?;
         let sys: web_sys::IdbTransaction = (**tx.as_sys()).clone();
         crate::long::began();
         Ok(Run { name, timeout_ms, op, tx: Some(tx), sys, write, running: Cell::new(false), probe: RefCell::new(None) })
