@@ -5,8 +5,10 @@
 #   3. the browser suite (tests/browser.rs; tests/browser_sw.rs runs part of it inside a service
 #      worker) under wasm-pack test --headless, in three engines:
 #      Chromium (chromedriver), Firefox ESR (geckodriver), WebKitGTK (WebKitWebDriver, Xvfb),
-#      and Chromium again on its SQLite IndexedDB backend (IdbSqliteBackingStore); built once,
-#      then run in two lanes side by side (Chromium on both backends | Firefox, then WebKit)
+#      Chromium again on its SQLite IndexedDB backend (IdbSqliteBackingStore), and the key-value
+#      tests against the lite build (--no-default-features) in the three engines; built once,
+#      then run in two lanes side by side (Chromium on both backends, Chromium and Firefox lite |
+#      Firefox, WebKit, WebKit lite)
 #   4. scripts/build.sh                      the release package pkg/ (and www/pkg/), size budget
 #   5. tsc -p tests/types                    typings: README examples compile, misuse fails
 #   6. node --test tests/page/               the demo: Chromium (playwright-core); essentials in
@@ -179,23 +181,46 @@ browser_webkit() {
     env -u CHROMEDRIVER -u GECKODRIVER SAFARIDRIVER=/usr/bin/WebKitWebDriver \
     xvfb-run -a timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --safari --safaridriver /usr/bin/WebKitWebDriver -- --test browser --test browser_sw
 }
+# The lite entry's build (`--no-default-features`: the key-value store only) runs the suite's
+# key-value tests (tests/browser.rs gates the rest on the `full` feature) in each engine.
+browser_lite() {
+  local engine="$1"
+  case "$engine" in
+    chromium)
+      RETRY_IF=page_never_loaded run_stage browser-chromium-lite count_libtest \
+        env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
+        WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium.json" \
+        timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --no-default-features --test browser --test browser_sw ;;
+    firefox)
+      RETRY_IF=page_never_loaded run_stage browser-firefox-lite count_libtest \
+        env -u CHROMEDRIVER -u SAFARIDRIVER GECKODRIVER="$HOME/.cargo/bin/geckodriver" \
+        WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/webdriver-firefox.json" \
+        timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --firefox --geckodriver "$HOME/.cargo/bin/geckodriver" -- --no-default-features --test browser --test browser_sw ;;
+    webkit)
+      RETRY_IF=page_never_loaded run_stage browser-webkit-lite count_libtest \
+        env -u CHROMEDRIVER -u GECKODRIVER SAFARIDRIVER=/usr/bin/WebKitWebDriver \
+        xvfb-run -a timeout "$BROWSER_STAGE_LIMIT" wasm-pack test --headless --safari --safaridriver /usr/bin/WebKitWebDriver -- --no-default-features --test browser --test browser_sw ;;
+  esac
+}
 # Two lanes side by side (the suites mostly wait on timers and IndexedDB, and there are two
 # cores): Chromium on both backends in one, Firefox then WebKit in the other, each lane's stages
 # one after another. BROWSER_LANES=1 runs the four one after another instead. A lane's output is
 # shown once both have ended; the stages' logs and counts are as for any stage.
-browser_stages=(browser-chromium browser-chromium-sqlite browser-firefox browser-webkit)
+browser_stages=(browser-chromium browser-chromium-sqlite browser-chromium-lite browser-firefox-lite browser-firefox browser-webkit browser-webkit-lite)
 if [ "${BROWSER_LANES:-2}" = 1 ]; then
   browser_chromium; browser_chromium_sqlite; browser_firefox; browser_webkit
+  browser_lite chromium; browser_lite firefox; browser_lite webkit
 else
   t_lanes=$SECONDS
   # The test binaries are built once, before the lanes start, so that neither waits on the
   # other's build (wasm-pack test builds, then runs).
   run_stage browser-build - cargo test --target wasm32-unknown-unknown --no-run --test browser --test browser_sw
+  run_stage browser-build-lite - cargo test --target wasm32-unknown-unknown --no-run --no-default-features --test browser --test browser_sw
   echo
-  echo "== test.sh [browser lanes]: Chromium (LevelDB, then SQLite) beside Firefox then WebKit; output below once both end"
-  ( browser_chromium && browser_chromium_sqlite ) > "$LOGS/lane-chromium.out" 2>&1 &
+  echo "== test.sh [browser lanes]: Chromium (LevelDB, SQLite, lite), Firefox lite beside Firefox, WebKit, WebKit lite; output below once both end"
+  ( browser_chromium && browser_chromium_sqlite && browser_lite chromium && browser_lite firefox ) > "$LOGS/lane-chromium.out" 2>&1 &
   lane_a=$!
-  ( browser_firefox && browser_webkit ) > "$LOGS/lane-firefox-webkit.out" 2>&1 &
+  ( browser_firefox && browser_webkit && browser_lite webkit ) > "$LOGS/lane-firefox-webkit.out" 2>&1 &
   lane_b=$!
   rc_a=0; rc_b=0
   wait "$lane_a" || rc_a=$?
