@@ -7,7 +7,7 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{self, field, list};
-use super::{verb, view, TtlStore, Verb};
+use super::{run_long, view, TtlStore};
 use crate::long::Long;
 use crate::store::{ExportCursor, Store};
 use crate::core::entry::{Idle, NEVER_MS};
@@ -49,7 +49,7 @@ fn idle_of(at: &str, e: &Array) -> Result<Option<Idle>> {
 /// Checks a snapshot as `readSnapshot` decoded it, `{ entries: [[key, value, expiresAt, idle, cap]],
 /// collections: [{ name, keyPath, ttlIndex, documents, expiries }], timeSeries: [{ name, options,
 /// events }] }`: keys, names, definitions, times and every expiry (as `set()` checks one), naming
-/// the item in each refusal. Before the future: the parsing stays out of its state machine.
+/// the item in each refusal.
 #[inline(never)]
 fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
     let read = read_snapshot(snapshot).map_err(convert::refused)?;
@@ -96,7 +96,8 @@ impl TtlStore {
     /// A JSON-serialisable snapshot of every live entry, document and time-series event, with
     /// expiries (Unix seconds) and definitions. `{ signal, onProgress }` as for `setMany`.
     pub fn export(&self, options: JsValue) -> Promise {
-        verb(self.store.clone(), Verb::Export { options })
+        let store = self.store.clone();
+        run_long("export options", options, async move { export(&store).await })
     }
 
     /// The same snapshot as a `ReadableStream` of snapshots of up to 1 000 items each (each one
@@ -145,12 +146,13 @@ impl TtlStore {
     /// is written in one transaction: all or nothing. Resolves to `{ entries, documents, events,
     /// skipped }`.
     pub fn import(&self, snapshot: JsValue, options: JsValue) -> Promise {
-        verb(self.store.clone(), Verb::Import { snapshot, options })
+        let store = self.store.clone();
+        run_long("import options", options, async move { import(&store, &snapshot).await })
     }
 }
 
-/// `export()`, run by [`verb`]: every page, as one snapshot.
-pub(super) async fn export(store: &Store) -> Result<JsValue> {
+/// `export()`: every page, as one snapshot.
+async fn export(store: &Store) -> Result<JsValue> {
     let mut cur = store.export_cursor().await?;
     let chunks = Array::new();
     while let Some(data) = store.export_page(&mut cur).await? {
@@ -159,8 +161,8 @@ pub(super) async fn export(store: &Store) -> Result<JsValue> {
     merge_snapshots(&chunks).map_err(convert::refused)
 }
 
-/// `import()`, run by [`verb`]; a stream is read to its end first (all or nothing).
-pub(super) async fn import(store: &Store, snapshot: &JsValue) -> Result<JsValue> {
+/// `import()`; a stream is read to its end first (all or nothing).
+async fn import(store: &Store, snapshot: &JsValue) -> Result<JsValue> {
     let read;
     let snapshot = if snapshot.is_instance_of::<web_sys::ReadableStream>() {
         let reading = read_stream(snapshot, &crate::long::signal()).map_err(convert::refused)?;
