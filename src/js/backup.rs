@@ -6,14 +6,19 @@ use std::rc::Rc;
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{self, field, list};
+use super::convert::{self, list};
+#[cfg(feature = "full")]
+use super::convert::field;
 use super::{run_long, view, TtlStore};
 use crate::long::Long;
 use crate::store::{ExportCursor, Store};
 use crate::core::entry::{Idle, NEVER_MS};
 use crate::core::error::{Error, Result};
-use crate::core::options::{collection_options, prefix, series_options};
+use crate::core::options::prefix;
+#[cfg(feature = "full")]
+use crate::core::options::{collection_options, series_options};
 use crate::core::snapshot::item_expiry_ms;
+#[cfg(feature = "full")]
 use crate::core::value::Value;
 use crate::store::ImportInput;
 use crate::timer::now_ms;
@@ -61,6 +66,15 @@ fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
         let expiry = item_expiry_ms(&format!("{at}.expiresAt"), &convert::read(&e.get(2)))?;
         input.entries.push((key, e.get(1), expiry, idle_of(&at, &e)?));
     }
+    #[cfg(not(feature = "full"))]
+    for part in ["collections", "timeSeries"] {
+        if list(&read, part).length() > 0 {
+            return Err(Error::InvalidType(format!(
+                "import: the snapshot has {part}, which idb-ttl/lite does not have; import it with the default entry: import {{ TtlStore }} from \"idb-ttl\""
+            )));
+        }
+    }
+    #[cfg(feature = "full")]
     for (i, c) in list(&read, "collections").iter().enumerate() {
         let at = format!("import: snapshot.collections[{i}]");
         let name = convert::name(&format!("{at}.name"), &field(&c, "name"))?;
@@ -79,6 +93,7 @@ fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
             .collect::<Result<Vec<_>>>()?;
         input.collections.push((name, key_path, ttl, docs));
     }
+    #[cfg(feature = "full")]
     for (i, t) in list(&read, "timeSeries").iter().enumerate() {
         let at = format!("import: snapshot.timeSeries[{i}]");
         let name = convert::name(&format!("{at}.name"), &field(&t, "name"))?;

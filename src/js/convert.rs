@@ -174,6 +174,15 @@ pub fn expire_options(v: &JsValue) -> Result<ExpirySpec> {
 pub fn store_options(v: &JsValue) -> Result<(StoreConfig, Option<js_sys::Function>)> {
     let fns = js_sys::Object::new();
     let data = read(&plain(v, "TtlStore.open options", None, &fns).map_err(refused)?);
+    #[cfg(not(feature = "full"))]
+    if let Value::Record(fields) = &data {
+        if let Some((name, _)) = fields.iter().find(|(k, _)| ["archiveFor", "encryption", "onExpire"].contains(&k.as_str())) {
+            return Err(Error::InvalidType(format!(
+                "TtlStore.open options has {}, which idb-ttl/lite does not have (archiveFor, encryption and onExpire are the default entry's); import {{ TtlStore }} from \"idb-ttl\" for them",
+                quote(name)
+            )));
+        }
+    }
     let config = options::store_config(&data)?;
     // Our own plain object: reading it never throws.
     let hook = js_sys::Reflect::get(&fns, &"onExpire".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());

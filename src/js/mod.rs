@@ -5,15 +5,20 @@
 //! definitions) are serde views (`view`). Its TypeScript declaration is written by hand in
 //! `pkg-template/index.d.ts`, so that it can be strict.
 
+#[cfg(feature = "full")]
 mod archive;
 mod backup;
+#[cfg(feature = "full")]
 mod collection;
-pub mod http;
 pub mod convert;
+#[cfg(feature = "full")]
+pub mod http;
 pub mod storage;
 mod view;
 
+#[cfg(feature = "full")]
 pub use archive::Archive;
+#[cfg(feature = "full")]
 pub use collection::{Collection, TimeSeries};
 
 use std::future::Future;
@@ -125,12 +130,6 @@ impl TtlStore {
         self.store.data_loss().unwrap_or_default()
     }
 
-    /// The entries' archive (`archiveFor`): expired entries, readable until their delete tier.
-    #[wasm_bindgen(getter)]
-    pub fn archive(&self) -> Archive {
-        Archive { store: self.store.clone(), id: JsValue::from_f64(0.0), of: None }
-    }
-
     /// `navigator.storage.estimate()`'s `usage` and `quota` with the live and expired entries.
     pub fn estimate(&self) -> Promise {
         let store = self.store.clone();
@@ -158,16 +157,6 @@ impl TtlStore {
     pub fn get(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
         run(async move { store.get(&convert::key(&key)?).await })
-    }
-
-    /// Destroys the encryption key (`{ encryption: true }`): everything it encrypted is unreadable
-    /// in every tab at once, and removed.
-    pub fn shred(&self) -> Promise {
-        let store = self.store.clone();
-        run(async move {
-            store.shred().await?;
-            Ok(U)
-        })
     }
 
     /// Like `get`, without extending an idle entry.
@@ -287,27 +276,6 @@ impl TtlStore {
         run(async move { Ok(store.persist(convert::key(&key)?).await?.into()) })
     }
 
-    /// Opens collection `name` (`{ keyPath, ttlIndex: { field, expireAfter, unit } }`), creating it if new.
-    pub fn collection(&self, name: JsValue, options: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move {
-            let name = convert::name("collection name", &name)?;
-            let (key_path, ttl) = convert::collection_options(&options)?;
-            Ok(Collection { inner: store.collection(&name, key_path.as_deref(), ttl, convert::docs).await? }.into())
-        })
-    }
-
-    /// Opens time series `name` (`{ timeField, metaField, granularity, expireAfter }`), creating it if new.
-    #[wasm_bindgen(js_name = timeSeries)]
-    pub fn time_series(&self, name: JsValue, options: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move {
-            let name = convert::name("time series name", &name)?;
-            let options = convert::series_options(&options)?;
-            Ok(TimeSeries { inner: store.time_series(&name, options).await? }.into())
-        })
-    }
-
     /// Runs one reaper pass now. `{ signal, onProgress }`: aborting keeps what was removed.
     pub fn reap(&self, options: JsValue) -> Promise {
         let store = self.store.clone();
@@ -386,6 +354,48 @@ impl TtlStore {
     pub fn remove_event_listener(&self, kind: JsValue, listener: JsValue) -> std::result::Result<(), JsValue> {
         let (kind, f) = listener_args(&kind, &listener).map_err(Error::into_js)?;
         self.store.events().remove_event_listener_with_callback(&kind, f)
+    }
+}
+
+/// The default entry's verbs: encryption, collections, time series, the archive.
+#[cfg(feature = "full")]
+#[wasm_bindgen]
+impl TtlStore {
+    /// The entries' archive (`archiveFor`): expired entries, readable until their delete tier.
+    #[wasm_bindgen(getter)]
+    pub fn archive(&self) -> Archive {
+        Archive { store: self.store.clone(), id: JsValue::from_f64(0.0), of: None }
+    }
+
+    /// Destroys the encryption key (`{ encryption: true }`): everything it encrypted is unreadable
+    /// in every tab at once, and removed.
+    pub fn shred(&self) -> Promise {
+        let store = self.store.clone();
+        run(async move {
+            store.shred().await?;
+            Ok(U)
+        })
+    }
+
+    /// Opens collection `name` (`{ keyPath, ttlIndex: { field, expireAfter, unit } }`), creating it if new.
+    pub fn collection(&self, name: JsValue, options: JsValue) -> Promise {
+        let store = self.store.clone();
+        run(async move {
+            let name = convert::name("collection name", &name)?;
+            let (key_path, ttl) = convert::collection_options(&options)?;
+            Ok(Collection { inner: store.collection(&name, key_path.as_deref(), ttl, convert::docs).await? }.into())
+        })
+    }
+
+    /// Opens time series `name` (`{ timeField, metaField, granularity, expireAfter }`), creating it if new.
+    #[wasm_bindgen(js_name = timeSeries)]
+    pub fn time_series(&self, name: JsValue, options: JsValue) -> Promise {
+        let store = self.store.clone();
+        run(async move {
+            let name = convert::name("time series name", &name)?;
+            let options = convert::series_options(&options)?;
+            Ok(TimeSeries { inner: store.time_series(&name, options).await? }.into())
+        })
     }
 }
 
