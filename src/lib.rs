@@ -25,6 +25,12 @@
 //! - `store`: the store in Rust terms: connection, key-value verbs, reaper passes, events.
 //! - `js`: the wasm-bindgen surface, converting JS values (and errors, through
 //!   `core::error::Error::into_js`), nothing else. Layers call downwards only: js, store, idb, core.
+//!
+//! Cargo feature `full` (on by default): collections, time series, tiers and hand-off (the
+//! archive, `archiveFor`, `onExpire`), encryption (`{ encryption }`, `shred`) and
+//! `ttlFromHeaders`. Without it (`--no-default-features`, the package's `idb-ttl/lite` entry) the
+//! crate is the key-value store alone, on the same database format; a lite store refuses a
+//! database holding any of those (`StoreUnsupportedError`) rather than half read or reap it.
 #![deny(missing_docs, missing_debug_implementations)]
 
 pub mod core;

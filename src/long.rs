@@ -118,7 +118,9 @@ impl Long {
             return;
         }
         self.told.set(now);
-        let progress = crate::store::plain_object(&[("done", now.0.into()), ("total", now.1.into())]);
+        let progress = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&progress, &"done".into(), &now.0.into());
+        let _ = js_sys::Reflect::set(&progress, &"total".into(), &now.1.into());
         if let Err(e) = f.call1(&JsValue::UNDEFINED, &progress) {
             self.halt(e);
         }

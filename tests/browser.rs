@@ -1,7 +1,9 @@
 //! The browser suite: `wasm-pack test --headless --chrome -- --test browser`.
 //! Every test opens its own randomly named database and talks to the store the way a web page
 //! does: through the `TtlStore` JavaScript object (methods looked up and called by name), so the
-//! value conversion and the errors a user sees are what is tested.
+//! value conversion and the errors a user sees are what is tested. With `--no-default-features`
+//! (the lite build: `... -- --test browser --no-default-features`) the key-value tests run, and
+//! `lite.rs`; the default entry's own modules are `#[cfg(feature = "full")]`.
 #![cfg(target_arch = "wasm32")]
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -15,20 +17,27 @@ mod api;
 mod backup;
 #[path = "browser/bad_input.rs"]
 mod bad_input;
+#[cfg(feature = "full")]
 #[path = "browser/collections.rs"]
 mod collections;
+#[cfg(feature = "full")]
 #[path = "browser/crypt.rs"]
 mod crypt;
 #[path = "browser/expiry.rs"]
 mod expiry;
+#[cfg(feature = "full")]
 #[path = "browser/handoff.rs"]
 mod handoff;
 #[path = "browser/hostile.rs"]
 mod hostile;
 #[path = "browser/idle.rs"]
 mod idle;
+#[cfg(feature = "full")]
 #[path = "browser/http.rs"]
 mod http;
+#[cfg(not(feature = "full"))]
+#[path = "browser/lite.rs"]
+mod lite;
 #[path = "browser/long.rs"]
 mod long;
 #[path = "browser/members.rs"]
@@ -39,6 +48,7 @@ mod observe;
 mod reaper;
 #[path = "browser/resilience.rs"]
 mod resilience;
+#[cfg(feature = "full")]
 #[path = "browser/series.rs"]
 mod series;
 #[path = "browser/watch.rs"]

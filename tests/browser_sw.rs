@@ -14,6 +14,7 @@ mod util;
 mod api;
 #[path = "browser/expiry.rs"]
 mod expiry;
+#[cfg(feature = "full")]
 #[path = "browser/http.rs"]
 mod http;
 #[path = "browser/members.rs"]

@@ -66,6 +66,16 @@ pub enum Error {
     /// signal's reason (or what was thrown) instead of this.
     #[error("the call was aborted")]
     Aborted,
+    /// The lite entry (`idb-ttl/lite`, the key-value store alone) met a database holding what
+    /// only the default entry reads and reaps.
+    #[cfg(not(feature = "full"))]
+    #[error("the database \"{db}\" holds {has}, which idb-ttl/lite neither reads nor reaps; open it with the default entry: import {{ TtlStore }} from \"idb-ttl\"")]
+    Unsupported {
+        /// Database name.
+        db: String,
+        /// What it holds: "collections and encryption keys".
+        has: String,
+    },
     /// Any other IndexedDB failure, with the DOMException's name and message.
     #[error("IndexedDB {name} while {op}{}", cause(message))]
     Storage {
@@ -96,7 +106,7 @@ impl Error {
 
     /// The JS error class this error maps to: `"TypeError"`, `"RangeError"` or the storage names
     /// `"QuotaExceededError"`, `"StoreClosedError"`, `"TimeoutError"`, `"StoreUnavailableError"`,
-    /// `"HandOffError"`, `"StorageError"`.
+    /// `"HandOffError"`, `"StorageError"`; in the lite build `"StoreUnsupportedError"`.
     pub fn js_name(&self) -> &'static str {
         match self {
             Error::InvalidType(_) => "TypeError",
@@ -106,6 +116,8 @@ impl Error {
             Error::Closed { .. } => "StoreClosedError",
             Error::Timeout { .. } => "TimeoutError",
             Error::Unavailable => "StoreUnavailableError",
+            #[cfg(not(feature = "full"))]
+            Error::Unsupported { .. } => "StoreUnsupportedError",
             Error::Storage { .. } => "StorageError",
             Error::Aborted => "AbortError",
         }

@@ -6,6 +6,7 @@ pub mod config;
 pub mod entry;
 pub mod error;
 pub mod expiry;
+#[cfg(feature = "full")]
 pub mod http;
 pub mod iso;
 pub mod options;

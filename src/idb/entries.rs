@@ -458,25 +458,33 @@ impl Conn {
     /// every object store, all or nothing. Every value was checked before the first request.
     pub async fn import(&self, w: &ImportWrites, cap: Option<Cap>, now: f64) -> Result<Array> {
         self.check_entries(&w.entries).await?;
+        #[cfg(feature = "full")]
         for (def, docs) in &w.collections {
             self.check_docs(def.name(), docs).await?;
         }
+        #[cfg(feature = "full")]
         for (def, events, _) in &w.series {
             self.check_events(def.name(), events).await?;
         }
         let run = self.begin("importing a snapshot", &[ENTRIES, DOCS, BUCKETS, META], true, u32::MAX)?;
+        #[cfg(feature = "full")]
         let meta = run.store(META)?;
+        #[cfg(feature = "full")]
         for def in w.collections.iter().map(|(d, _)| d).chain(w.series.iter().map(|(d, _, _)| d)) {
             run.put_at(&meta, def.to_js(), def.key().into())?;
         }
         let entries = run.store(ENTRIES)?;
         self.write_in(&run, &entries, &w.entries, None, now, false, true).await?;
         let evicted = self.within_cap(&run, &entries, &w.entries, cap, now).await?;
+        #[cfg(feature = "full")]
         let docs = run.store(DOCS)?;
+        #[cfg(feature = "full")]
         for (def, writes) in &w.collections {
             self.put_docs_in(&run, &docs, def.name(), writes).await?;
         }
+        #[cfg(feature = "full")]
         let buckets = run.store(BUCKETS)?;
+        #[cfg(feature = "full")]
         for (def, events, granularity) in &w.series {
             self.insert_events_in(&run, &buckets, def.name(), events, *granularity).await?;
         }

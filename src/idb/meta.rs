@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::runner::Ask;
-use super::schema::{DOCS, ENTRIES, META};
+use super::schema::{ARCHIVE, BUCKETS, DOCS, ENTRIES, META};
 use super::Conn;
 use crate::core::buckets::{Granularity, SeriesOptions};
 use crate::core::error::Result;
@@ -272,6 +272,28 @@ impl Conn {
         run.clear(&run.store(ENTRIES)?)?;
         run.clear(&run.store(DOCS)?)?;
         run.done().await
+    }
+
+    /// What the database holds beyond key-value entries, which only the default entry reads and
+    /// reaps: `"collections"`, `"time series"`, `"archived records"`, `"encryption keys"` (in that
+    /// order; empty: entries alone). One readonly transaction of counts.
+    pub async fn beyond_entries(&self) -> Result<Vec<&'static str>> {
+        let mut run = self.begin("reading what the database holds", &[META, DOCS, BUCKETS, ARCHIVE], false, 0)?;
+        let mut reqs = Vec::with_capacity(6);
+        {
+            let meta = run.store(META)?;
+            for prefix in ["collection:", "series:", "key:"] {
+                let range = super::runner::req::range(prefix.into(), false, format!("{prefix}\u{FFFF}").into(), false);
+                reqs.push(run.ask(&meta, Ask::Count(Some(range)))?);
+            }
+            for name in [DOCS, BUCKETS, ARCHIVE] {
+                reqs.push(run.ask(&run.store(name)?, Ask::Count(None))?);
+            }
+        }
+        run.commit_now();
+        let n: Vec<bool> = run.results(&mut reqs).await?.iter().map(|c| c.as_f64().unwrap_or(0.0) > 0.0).collect();
+        let found = [("collections", n[0] || n[3]), ("time series", n[1] || n[4]), ("archived records", n[5]), ("encryption keys", n[2])];
+        Ok(found.into_iter().filter(|f| f.1).map(|f| f.0).collect())
     }
 
     /// Stores (or replaces) a definition.

@@ -337,6 +337,18 @@ pub fn thrown_text(e: &JsValue) -> String {
     }
 }
 
+/// What JS code of ours threw when reading a user's value (a TypeError or RangeError naming it,
+/// carrying the user's own error) as our error.
+pub fn refused(e: JsValue) -> Error {
+    let text = thrown_text(&e);
+    let split = find(&text, ": ").and_then(|i| Some((text.get(..i)?, text.get(i + 2..)?)));
+    match split {
+        Some(("TypeError", m)) => Error::InvalidType(m.to_owned()),
+        Some(("RangeError", m)) => Error::OutOfRange(m.to_owned()),
+        _ => Error::InvalidType(text),
+    }
+}
+
 /// Maps a failure from IndexedDB to the error type, by the DOMException's name.
 pub(crate) fn storage_error(db: &str, op: &str, err: JsValue) -> Error {
     let Some(ex) = err.dyn_ref::<web_sys::DomException>() else {

@@ -5,10 +5,15 @@ use std::cell::Cell;
 
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::KeyRange;
-use js_sys::{Array, Reflect};
+use js_sys::Array;
+#[cfg(feature = "full")]
+use js_sys::Reflect;
+#[cfg(feature = "full")]
 use serde::Serialize;
+#[cfg(feature = "full")]
 use serde_wasm_bindgen::Serializer;
 use wasm_bindgen::prelude::*;
+#[cfg(feature = "full")]
 use wasm_bindgen_futures::JsFuture;
 
 use super::entries::{instant_bound, pk_at};
@@ -17,6 +22,7 @@ use super::runner::{req, Ask, Req, Run};
 use super::schema::{ARCHIVE, BY_ITEM, ENTRIES};
 use super::Conn;
 use crate::core::error::{Error, Result};
+#[cfg(feature = "full")]
 use crate::timer::within;
 
 /// Keys are read at most this many per request, and handled as they come: the page turns a
@@ -46,8 +52,10 @@ pub struct Expired {
     offer: Option<Offered>,
 }
 
-/// An [`Offer`], kept by the [`Expired`] it applies to.
+/// An [`Offer`], kept by the [`Expired`] it applies to (read by the default entry's hand-off
+/// and archive moves only).
 #[derive(Debug)]
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
 struct Offered {
     kind: &'static str,
     name: Option<String>,
@@ -133,6 +141,7 @@ pub struct Cap {
     pub live_only: bool,
 }
 
+#[cfg(feature = "full")]
 /// A record as `onExpire` is given it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -150,6 +159,7 @@ struct HandOffRecord<'a> {
     name: Option<&'a str>,
 }
 
+#[cfg(feature = "full")]
 /// `[key, time, value]` of a record as offered: an entry's key, expiry and value; a document's
 /// id, reference time and document; a bucket's identity (meta key, span start, sequence), latest
 /// event time and events.
@@ -172,6 +182,7 @@ impl Conn {
     /// one transaction, pushes their names (key, id) onto `into` and returns how many (0 when
     /// nothing expired is left).
     pub async fn reap(&self, expired: &Expired, limit: u32, into: &Array) -> Result<u32> {
+        #[cfg(feature = "full")]
         if let Some(how) = &expired.offer {
             return self.offer(expired, how, limit, into).await;
         }
@@ -205,6 +216,7 @@ impl Conn {
         Ok(count)
     }
 
+    #[cfg(feature = "full")]
     /// One batch of a turn whose records are offered to `onExpire` or moved to the archive:
     /// reads up to `limit` records (in a readonly transaction), hands them to the hook if there
     /// is one and waits for it, then, in a readwrite transaction of its own, deletes exactly those
@@ -297,6 +309,7 @@ impl Conn {
         Ok(pks.len() as u32)
     }
 
+    #[cfg(feature = "full")]
     /// Calls `onExpire` with `records` and waits for its promise (or value), at most `timeoutMs`.
     async fn hand_off(&self, hook: &js_sys::Function, records: &Array) -> Result<()> {
         let ms = self.timeout_ms;

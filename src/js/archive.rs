@@ -4,7 +4,7 @@
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use super::{verb, Verb};
+use super::{run, U};
 use crate::store::{Collection, Store};
 
 /// One archive: the key-value entries' (`id` = 0) or a collection's (`id` = its name).
@@ -31,24 +31,27 @@ impl Archive {
     /// The archived value of `key`, `undefined` if not archived or past its delete tier.
     pub fn get(&self, key: JsValue) -> Promise {
         let (store, archive, keep_ms) = self.parts();
-        verb(store, Verb::ArchiveGet { archive, keep_ms, key })
+        run(async move { store.archive_get(&archive, keep_ms, &super::convert::key(&key)?).await })
     }
 
     /// Archived values, the soonest to be deleted first.
     pub fn values(&self) -> Promise {
         let (store, archive, keep_ms) = self.parts();
-        verb(store, Verb::ArchiveValues { archive, keep_ms })
+        run(async move { Ok(store.archive_values(&archive, keep_ms).await?.into()) })
     }
 
     /// How many records the archive holds.
     pub fn count(&self) -> Promise {
         let (store, archive, keep_ms) = self.parts();
-        verb(store, Verb::ArchiveCount { archive, keep_ms })
+        run(async move { Ok(store.archive_count(&archive, keep_ms).await?.into()) })
     }
 
     /// Empties the archive.
     pub fn clear(&self) -> Promise {
         let (store, archive, _) = self.parts();
-        verb(store, Verb::ArchiveClear { archive })
+        run(async move {
+            store.archive_clear(&archive).await?;
+            Ok(U)
+        })
     }
 }

@@ -6,14 +6,19 @@ use std::rc::Rc;
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{self, field, list};
-use super::{verb, view, TtlStore, Verb};
+use super::convert::{self, list};
+#[cfg(feature = "full")]
+use super::convert::field;
+use super::{run_long, view, TtlStore};
 use crate::long::Long;
 use crate::store::{ExportCursor, Store};
 use crate::core::entry::{Idle, NEVER_MS};
 use crate::core::error::{Error, Result};
-use crate::core::options::{collection_options, prefix, series_options};
+use crate::core::options::prefix;
+#[cfg(feature = "full")]
+use crate::core::options::{collection_options, series_options};
 use crate::core::snapshot::item_expiry_ms;
+#[cfg(feature = "full")]
 use crate::core::value::Value;
 use crate::store::ImportInput;
 use crate::timer::now_ms;
@@ -49,7 +54,7 @@ fn idle_of(at: &str, e: &Array) -> Result<Option<Idle>> {
 /// Checks a snapshot as `readSnapshot` decoded it, `{ entries: [[key, value, expiresAt, idle, cap]],
 /// collections: [{ name, keyPath, ttlIndex, documents, expiries }], timeSeries: [{ name, options,
 /// events }] }`: keys, names, definitions, times and every expiry (as `set()` checks one), naming
-/// the item in each refusal. Before the future: the parsing stays out of its state machine.
+/// the item in each refusal.
 #[inline(never)]
 fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
     let read = read_snapshot(snapshot).map_err(convert::refused)?;
@@ -61,6 +66,15 @@ fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
         let expiry = item_expiry_ms(&format!("{at}.expiresAt"), &convert::read(&e.get(2)))?;
         input.entries.push((key, e.get(1), expiry, idle_of(&at, &e)?));
     }
+    #[cfg(not(feature = "full"))]
+    for part in ["collections", "timeSeries"] {
+        if list(&read, part).length() > 0 {
+            return Err(Error::InvalidType(format!(
+                "import: the snapshot has {part}, which idb-ttl/lite does not have; import it with the default entry: import {{ TtlStore }} from \"idb-ttl\""
+            )));
+        }
+    }
+    #[cfg(feature = "full")]
     for (i, c) in list(&read, "collections").iter().enumerate() {
         let at = format!("import: snapshot.collections[{i}]");
         let name = convert::name(&format!("{at}.name"), &field(&c, "name"))?;
@@ -79,6 +93,7 @@ fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
             .collect::<Result<Vec<_>>>()?;
         input.collections.push((name, key_path, ttl, docs));
     }
+    #[cfg(feature = "full")]
     for (i, t) in list(&read, "timeSeries").iter().enumerate() {
         let at = format!("import: snapshot.timeSeries[{i}]");
         let name = convert::name(&format!("{at}.name"), &field(&t, "name"))?;
@@ -96,7 +111,8 @@ impl TtlStore {
     /// A JSON-serialisable snapshot of every live entry, document and time-series event, with
     /// expiries (Unix seconds) and definitions. `{ signal, onProgress }` as for `setMany`.
     pub fn export(&self, options: JsValue) -> Promise {
-        verb(self.store.clone(), Verb::Export { options })
+        let store = self.store.clone();
+        run_long("export options", options, async move { export(&store).await })
     }
 
     /// The same snapshot as a `ReadableStream` of snapshots of up to 1 000 items each (each one
@@ -145,12 +161,13 @@ impl TtlStore {
     /// is written in one transaction: all or nothing. Resolves to `{ entries, documents, events,
     /// skipped }`.
     pub fn import(&self, snapshot: JsValue, options: JsValue) -> Promise {
-        verb(self.store.clone(), Verb::Import { snapshot, options })
+        let store = self.store.clone();
+        run_long("import options", options, async move { import(&store, &snapshot).await })
     }
 }
 
-/// `export()`, run by [`verb`]: every page, as one snapshot.
-pub(super) async fn export(store: &Store) -> Result<JsValue> {
+/// `export()`: every page, as one snapshot.
+async fn export(store: &Store) -> Result<JsValue> {
     let mut cur = store.export_cursor().await?;
     let chunks = Array::new();
     while let Some(data) = store.export_page(&mut cur).await? {
@@ -159,8 +176,8 @@ pub(super) async fn export(store: &Store) -> Result<JsValue> {
     merge_snapshots(&chunks).map_err(convert::refused)
 }
 
-/// `import()`, run by [`verb`]; a stream is read to its end first (all or nothing).
-pub(super) async fn import(store: &Store, snapshot: &JsValue) -> Result<JsValue> {
+/// `import()`; a stream is read to its end first (all or nothing).
+async fn import(store: &Store, snapshot: &JsValue) -> Result<JsValue> {
     let read;
     let snapshot = if snapshot.is_instance_of::<web_sys::ReadableStream>() {
         let reading = read_stream(snapshot, &crate::long::signal()).map_err(convert::refused)?;

@@ -1,9 +1,10 @@
 //! `Collection` and `TimeSeries` as JavaScript sees them.
 
-use js_sys::Promise;
+use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
-use super::{verb, view, Verb};
+use super::{convert, run, view, U};
+use crate::core::error::Result;
 use crate::store;
 
 /// A collection of documents with an optional TTL index (`store.collection(name, options)`).
@@ -13,42 +14,14 @@ pub struct Collection {
     pub(crate) inner: store::Collection,
 }
 
-/// A collection's verbs with their arguments (run by [`verb`], with the store's own).
-#[derive(Debug)]
-pub(crate) enum Doc {
-    Put { doc: JsValue },
-    PutMany { docs: JsValue },
-    Get { id: JsValue },
-    GetMany { ids: JsValue },
-    Delete { id: JsValue },
-    DeleteMany { ids: JsValue },
-    Count,
-    Values,
-    Clear,
-    SetExpireAfter { expire_after: JsValue },
-    SetTiers { tiers: JsValue },
-    DropTtlIndex,
+/// A collection's work run by the driver: `f` given the collection.
+fn doc_work<F: std::future::Future<Output = Result<JsValue>> + 'static>(c: &Collection, f: impl FnOnce(store::Collection) -> F) -> Promise {
+    run(f(c.inner.clone()))
 }
 
-/// A collection's verbs run by the store's one driver ([`verb`]).
-fn doc_verb(c: &Collection, d: Doc) -> Promise {
-    verb(c.inner.store().clone(), Verb::Doc(c.inner.clone(), d))
-}
-
-/// A time series' verbs with their arguments (run by [`verb`], with the store's own).
-#[derive(Debug)]
-pub(crate) enum Series {
-    Insert { event: JsValue },
-    InsertMany { events: JsValue },
-    Query { options: JsValue },
-    Count,
-    BucketCount,
-    Clear,
-}
-
-/// A time series' verbs run by the store's one driver ([`verb`]).
-fn series_verb(t: &TimeSeries, v: Series) -> Promise {
-    verb(t.inner.store().clone(), Verb::Series(t.inner.clone(), v))
+/// A time series' work run by the driver: `f` given the series.
+fn series_work<F: std::future::Future<Output = Result<JsValue>> + 'static>(t: &TimeSeries, f: impl FnOnce(store::Series) -> F) -> Promise {
+    run(f(t.inner.clone()))
 }
 
 #[wasm_bindgen]
@@ -72,70 +45,96 @@ impl Collection {
         use crate::core::error::Error;
         let f = listener
             .dyn_into::<js_sys::Function>()
-            .map_err(|l| Error::wrong_type("observe listener", &super::convert::describe(&l), "a function, (documents) => { ... }").into_js())?;
+            .map_err(|l| Error::wrong_type("observe listener", &convert::describe(&l), "a function, (documents) => { ... }").into_js())?;
         let query = crate::store::plain_object(&[("collection", JsValue::from_str(self.inner.name()))]);
-        let read = |store: store::Store, query: JsValue, keys: JsValue| verb(store, Verb::View { query, keys }).into();
+        let read = |store: store::Store, query: JsValue, keys: JsValue| {
+            run(async move {
+                let name = js_sys::Reflect::get(&query, &"collection".into()).ok().and_then(|c| c.as_string()).unwrap_or_default();
+                let keys = if keys.is_undefined() { None } else { Some(convert::keys("observe keys", &keys)?.to_vec()) };
+                let (docs, after) = store.view_collection(&name, keys).await?;
+                Ok(docs.iter().map(|d| view::doc_view_entry(d, after)).collect::<Array>().into())
+            })
+            .into()
+        };
         self.inner.store().observe(&query, &f, read).map_err(Error::into_js)
     }
 
     /// Stores a document (replacing one with the same id).
     pub fn put(&self, doc: JsValue) -> Promise {
-        doc_verb(self, Doc::Put { doc })
+        doc_work(self, |c| async move {
+            let field = c.reference_field();
+            c.put_many(convert::docs("document", &Array::of1(&doc), c.key_path(), field.as_deref())?).await?;
+            Ok(U)
+        })
     }
 
     /// Stores documents in one transaction, all or nothing.
     #[wasm_bindgen(js_name = putMany)]
     pub fn put_many(&self, docs: JsValue) -> Promise {
-        doc_verb(self, Doc::PutMany { docs })
+        doc_work(self, |c| async move {
+            let field = c.reference_field();
+            c.put_many(convert::docs_in(&docs, c.key_path(), field.as_deref())?).await?;
+            Ok(U)
+        })
     }
 
     /// The live document with this id, or `undefined`.
     pub fn get(&self, id: JsValue) -> Promise {
-        doc_verb(self, Doc::Get { id })
+        doc_work(self, |c| async move { Ok(c.get_many(&Array::of1(&convert::key(&id)?)).await?.get(0)) })
     }
 
     /// Live documents with these ids, in order, `undefined` where missing or expired.
     #[wasm_bindgen(js_name = getMany)]
     pub fn get_many(&self, ids: JsValue) -> Promise {
-        doc_verb(self, Doc::GetMany { ids })
+        doc_work(self, |c| async move { Ok(c.get_many(&convert::keys("getMany ids", &ids)?).await?.into()) })
     }
 
     /// Removes the document with this id; `true` if it was live.
     pub fn delete(&self, id: JsValue) -> Promise {
-        doc_verb(self, Doc::Delete { id })
+        doc_work(self, |c| async move { Ok((c.delete_many(&Array::of1(&convert::key(&id)?)).await? > 0).into()) })
     }
 
     /// Removes documents; how many were live.
     #[wasm_bindgen(js_name = deleteMany)]
     pub fn delete_many(&self, ids: JsValue) -> Promise {
-        doc_verb(self, Doc::DeleteMany { ids })
+        doc_work(self, |c| async move { Ok(c.delete_many(&convert::keys("deleteMany ids", &ids)?).await?.into()) })
     }
 
     /// Number of live documents.
     pub fn count(&self) -> Promise {
-        doc_verb(self, Doc::Count)
+        doc_work(self, |c| async move { Ok(c.count().await?.into()) })
     }
 
     /// Live documents in id order.
     pub fn values(&self) -> Promise {
-        doc_verb(self, Doc::Values)
+        doc_work(self, |c| async move { Ok(c.values().await?.into()) })
     }
 
     /// Removes every document.
     pub fn clear(&self) -> Promise {
-        doc_verb(self, Doc::Clear)
+        doc_work(self, |c| async move {
+            c.clear().await?;
+            Ok(U)
+        })
     }
 
     /// Changes `expireAfter` without rewriting any document (MongoDB `collMod`).
     #[wasm_bindgen(js_name = setExpireAfter)]
     pub fn set_expire_after(&self, expire_after: JsValue) -> Promise {
-        doc_verb(self, Doc::SetExpireAfter { expire_after })
+        doc_work(self, |c| async move {
+            c.set_expire_after(convert::expire_after(&expire_after)?).await?;
+            Ok(U)
+        })
     }
 
     /// Changes the tiers (`[{ after, action }]`) without rewriting any document.
     #[wasm_bindgen(js_name = setTiers)]
     pub fn set_tiers(&self, tiers: JsValue) -> Promise {
-        doc_verb(self, Doc::SetTiers { tiers })
+        doc_work(self, |c| async move {
+            let (first, archive_until) = convert::tiers(&tiers)?;
+            c.set_tiers(first, archive_until).await?;
+            Ok(U)
+        })
     }
 
     /// The documents past an archive tier, readable until the delete tier.
@@ -154,7 +153,7 @@ impl Collection {
     /// Removes the TTL index (documents then never expire); `false` if there was none.
     #[wasm_bindgen(js_name = dropTtlIndex)]
     pub fn drop_ttl_index(&self) -> Promise {
-        doc_verb(self, Doc::DropTtlIndex)
+        doc_work(self, |c| async move { Ok(c.drop_ttl_index().await?.into()) })
     }
 }
 
@@ -181,35 +180,47 @@ impl TimeSeries {
 
     /// Appends one event.
     pub fn insert(&self, event: JsValue) -> Promise {
-        series_verb(self, Series::Insert { event })
+        series_work(self, |s| async move {
+            s.insert_many(&convert::events_in("event", &Array::of1(&event), &s.options())?).await?;
+            Ok(U)
+        })
     }
 
     /// Appends events in one transaction, all or nothing; resolves to the number of bucket
     /// records written.
     #[wasm_bindgen(js_name = insertMany)]
     pub fn insert_many(&self, events: JsValue) -> Promise {
-        series_verb(self, Series::InsertMany { events })
+        series_work(self, |s| async move {
+            let events = convert::events_in("insertMany event", &convert::event_array(&events)?, &s.options())?;
+            Ok(s.insert_many(&events).await?.into())
+        })
     }
 
     /// Live events with time in `[from, to]` (inclusive; same formats as `expiresAt`), of
     /// one meta value if `meta` is given, oldest first.
     pub fn query(&self, options: JsValue) -> Promise {
-        series_verb(self, Series::Query { options })
+        series_work(self, |s| async move {
+            let q = convert::query_options(&options)?;
+            Ok(s.query(q.meta_key.as_deref(), q.from_ms, q.to_ms).await?.into())
+        })
     }
 
     /// Number of live events.
     pub fn count(&self) -> Promise {
-        series_verb(self, Series::Count)
+        series_work(self, |s| async move { Ok(s.count().await?.into()) })
     }
 
     /// Number of bucket records stored (including expired ones the reaper has not removed yet).
     #[wasm_bindgen(js_name = bucketCount)]
     pub fn bucket_count(&self) -> Promise {
-        series_verb(self, Series::BucketCount)
+        series_work(self, |s| async move { Ok(s.bucket_count().await?.into()) })
     }
 
     /// Removes every event.
     pub fn clear(&self) -> Promise {
-        series_verb(self, Series::Clear)
+        series_work(self, |s| async move {
+            s.clear().await?;
+            Ok(U)
+        })
     }
 }

@@ -12,10 +12,11 @@ use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
 use crate::core::expiry::{parse_expires_at, ExpiresAtInput};
 use crate::core::options::{self, prefix, rename, Query};
-use crate::core::text::{find, quote};
+use crate::core::text::quote;
 use crate::core::ttl_index::TtlIndex;
 use crate::core::value::Value;
-use crate::idb::{thrown_text, EventsIn, Write};
+pub use crate::idb::refused;
+use crate::idb::{EventsIn, Write};
 use crate::store::DocIn;
 
 #[wasm_bindgen(module = "/src/js/edge.js")]
@@ -39,18 +40,6 @@ extern "C" {
 /// `5n`, `Date(0)`, `a function`, `an HTMLDivElement`.
 pub fn describe(v: &JsValue) -> String {
     describe_js(v)
-}
-
-/// What the edge threw (a TypeError naming the argument, carrying the user's own error) as our
-/// error.
-pub fn refused(e: JsValue) -> Error {
-    let text = thrown_text(&e);
-    let split = find(&text, ": ").and_then(|i| Some((text.get(..i)?, text.get(i + 2..)?)));
-    match split {
-        Some(("TypeError", m)) => Error::InvalidType(m.to_owned()),
-        Some(("RangeError", m)) => Error::OutOfRange(m.to_owned()),
-        _ => Error::InvalidType(text),
-    }
 }
 
 /// Plain data the edge made (a copy, never the user's own object: reading it cannot throw) as a
@@ -185,6 +174,15 @@ pub fn expire_options(v: &JsValue) -> Result<ExpirySpec> {
 pub fn store_options(v: &JsValue) -> Result<(StoreConfig, Option<js_sys::Function>)> {
     let fns = js_sys::Object::new();
     let data = read(&plain(v, "TtlStore.open options", None, &fns).map_err(refused)?);
+    #[cfg(not(feature = "full"))]
+    if let Value::Record(fields) = &data {
+        if let Some((name, _)) = fields.iter().find(|(k, _)| ["archiveFor", "encryption", "onExpire"].contains(&k.as_str())) {
+            return Err(Error::InvalidType(format!(
+                "TtlStore.open options has {}, which idb-ttl/lite does not have (archiveFor, encryption and onExpire are the default entry's); import {{ TtlStore }} from \"idb-ttl\" for them",
+                quote(name)
+            )));
+        }
+    }
     let config = options::store_config(&data)?;
     // Our own plain object: reading it never throws.
     let hook = js_sys::Reflect::get(&fns, &"onExpire".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());

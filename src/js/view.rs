@@ -7,10 +7,14 @@ use serde::ser::Serializer;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "full")]
 use crate::core::buckets::SeriesOptions;
 use crate::core::entry::{Expiry, NEVER_MS};
-use crate::idb::{DocRecord, EntryRecord};
+#[cfg(feature = "full")]
+use crate::idb::DocRecord;
+use crate::idb::EntryRecord;
 use crate::core::reaper::{ReapReport, ReaperStats};
+#[cfg(feature = "full")]
 use crate::core::ttl_index::{TierAction, TtlIndex};
 use crate::store::{ImportReport, Store};
 
@@ -162,6 +166,7 @@ pub(super) fn view_entry(rec: &EntryRecord) -> JsValue {
     to_js(&ViewEntry { key: rec.k.clone(), value: rec.v.clone(), expires_at: (rec.e != NEVER_MS).then_some(rec.e / 1000.0), at: rec.e })
 }
 
+#[cfg(feature = "full")]
 /// A document as a collection's live view shows it: its id as `key`; `expiresAt` its reference
 /// plus the TTL index's window (`after_ms`), `null` without either.
 pub(super) fn doc_view_entry(rec: &DocRecord, after_ms: Option<f64>) -> JsValue {
@@ -175,6 +180,7 @@ fn wasm_memory_bytes() -> f64 {
     memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
 }
 
+#[cfg(feature = "full")]
 /// `TtlIndexInfo`: the TTL index as stored, `expireAfter` in seconds; `tiers` only with an
 /// archive tier.
 #[derive(Serialize)]
@@ -187,6 +193,7 @@ pub(super) struct TtlIndexInfo<'a> {
     tiers: Option<Vec<Tier>>,
 }
 
+#[cfg(feature = "full")]
 /// `TtlTierInfo`: `after` in seconds.
 #[derive(Serialize)]
 struct Tier {
@@ -194,6 +201,7 @@ struct Tier {
     action: &'static str,
 }
 
+#[cfg(feature = "full")]
 impl<'a> From<&'a TtlIndex> for TtlIndexInfo<'a> {
     fn from(t: &'a TtlIndex) -> Self {
         let tier = |(after, action)| Tier { after, action: if action == TierAction::Archive { "archive" } else { "delete" } };
@@ -206,6 +214,7 @@ impl<'a> From<&'a TtlIndex> for TtlIndexInfo<'a> {
     }
 }
 
+#[cfg(feature = "full")]
 /// `TimeSeriesInfo`: a time series' options, `expireAfter` in seconds.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -216,6 +225,7 @@ pub(super) struct SeriesInfo<'a> {
     expire_after: Option<f64>,
 }
 
+#[cfg(feature = "full")]
 impl<'a> From<&'a SeriesOptions> for SeriesInfo<'a> {
     fn from(o: &'a SeriesOptions) -> Self {
         SeriesInfo {

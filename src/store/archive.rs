@@ -27,7 +27,7 @@ impl Store {
 
     /// How long archived entries stay (`archiveFor`), in ms; 0 without it.
     pub fn entries_archive_ms(&self) -> f64 {
-        self.0.config.archive_for_ms.unwrap_or(0.0)
+        self.archive_for_ms().unwrap_or(0.0)
     }
 
     /// Empties an archive.

@@ -10,11 +10,16 @@ use wasm_bindgen::JsValue;
 use super::Store;
 use crate::core::buckets::SeriesOptions;
 use crate::core::entry::{Expiry, ExpirySpec, Idle, NEVER_MS};
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
+#[cfg(feature = "full")]
+use crate::core::error::Error;
 use crate::core::snapshot::expired;
+#[cfg(feature = "full")]
 use crate::core::text::quote;
 use crate::core::ttl_index::TtlIndex;
-use crate::idb::{collection_key, series_key, Definition, DocWrite, EventsIn, ImportWrites, Write};
+use crate::idb::{Definition, EventsIn, ImportWrites, Write};
+#[cfg(feature = "full")]
+use crate::idb::{collection_key, series_key, DocWrite};
 use crate::store::DocIn;
 use crate::timer::now_ms;
 
@@ -93,7 +98,12 @@ impl Store {
         if crate::long::tracked() {
             crate::long::total(conn.record_count().await?);
         }
-        Ok(ExportCursor { defs: conn.definitions().await?, part: 0, after: None })
+        #[cfg(feature = "full")]
+        let defs = conn.definitions().await?;
+        // The lite entry's databases hold entries alone (`Store::open` refuses others).
+        #[cfg(not(feature = "full"))]
+        let defs = Vec::new();
+        Ok(ExportCursor { defs, part: 0, after: None })
     }
 
     /// The next page of an export, up to [`PAGE`] records of one part (the entries, one
@@ -122,6 +132,9 @@ impl Store {
                 (n, next)
             }
             Some(None) => return Ok(None),
+            #[cfg(not(feature = "full"))]
+            Some(Some(_)) => return Ok(None),
+            #[cfg(feature = "full")]
             Some(Some(def @ Definition::Collection { name, .. })) => {
                 let recs = conn.doc_page(name, after, PAGE).await?;
                 let next = (recs.length() == PAGE).then(|| field(&last(&recs), "i"));
@@ -136,6 +149,7 @@ impl Store {
                 data.collections.push(&Array::of2(&def.to_js(), &docs));
                 (n, next)
             }
+            #[cfg(feature = "full")]
             Some(Some(def @ Definition::Series { .. })) => {
                 let recs = conn.bucket_page(def.name(), after, PAGE).await?;
                 // A bucket's primary key, from its record: [s, l, k, t, q].
@@ -171,6 +185,7 @@ impl Store {
         }
         report.entries = w.entries.len() as u32;
 
+        #[cfg(feature = "full")]
         for (name, key_path, ttl, docs) in input.collections {
             let keyed_by = ttl.as_ref().map(|t| (t.field.clone(), t.unit));
             let def = Definition::Collection { name: name.clone(), key_path, ttl: ttl.clone(), keyed_by };
@@ -196,6 +211,7 @@ impl Store {
             w.collections.push((def, writes));
         }
 
+        #[cfg(feature = "full")]
         for (name, options, events) in input.series {
             if let Some(Definition::Series { options: have, .. }) = conn.definition(&series_key(&name)).await? {
                 let shape = SeriesOptions { expire_after_secs: have.expire_after_secs, ..options.clone() };
@@ -223,17 +239,20 @@ impl Store {
         crate::long::total(report.entries + report.documents + report.events);
         // An encrypted store encrypts what it imports, as it does what it writes.
         self.seal_writes(&conn, &mut w.entries).await?;
+        #[cfg(feature = "full")]
         for (def, writes) in &mut w.collections {
             self.seal_docs(&conn, def.name(), writes).await?;
         }
         let evicted = conn.import(&w, self.cap(), now).await?;
         self.evicted(evicted, "maxEntries");
         // Handles of this store see the restored definitions.
+        #[cfg(feature = "full")]
         for (def, _) in &w.collections {
             if let (Definition::Collection { ttl, keyed_by, .. }, Some(state)) = (def, self.0.collections.borrow().get(def.name())) {
                 state.replace(super::collection::State::new(ttl.clone(), keyed_by.clone()));
             }
         }
+        #[cfg(feature = "full")]
         for (def, _, _) in &w.series {
             if let (Definition::Series { options, .. }, Some(shared)) = (def, self.0.series.borrow().get(def.name())) {
                 shared.replace(options.clone());

@@ -31,6 +31,7 @@ pub(super) struct State {
 }
 
 impl State {
+    #[cfg(feature = "full")]
     pub(super) fn new(ttl: Option<TtlIndex>, keyed_by: Option<(String, TimeUnit)>) -> State {
         State { ttl, keyed_by }
     }

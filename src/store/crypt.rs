@@ -14,8 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::Store;
 use crate::core::error::{Error, Result};
-use crate::idb::{describe_key, Conn};
-use crate::js::convert::refused;
+use crate::idb::{describe_key, refused, Conn};
 use crate::timer::now_ms;
 
 #[wasm_bindgen(module = "/src/js/crypt.js")]

@@ -82,7 +82,7 @@ impl Store {
     /// Whether expired entries wait for the reaper (to be offered to onExpire or archived), so
     /// that neither a cap nor the quota may delete them first.
     fn expired_wait(&self) -> bool {
-        self.0.hook.is_some() || self.0.config.archive_for_ms.is_some()
+        self.hook().is_some() || self.archive_for_ms().is_some()
     }
 
     /// Counts and announces (`"evicted"`, here and in every member) entries a write evicted.

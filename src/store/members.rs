@@ -8,7 +8,9 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use web_sys::{CustomEvent, CustomEventInit, EventTarget};
 
-use super::{collection, plain_object, Inner, Store};
+#[cfg(feature = "full")]
+use super::collection;
+use super::{plain_object, Inner, Store};
 use crate::channel::Channel;
 use crate::idb::Definition;
 use crate::timer::Leadership;
@@ -52,12 +54,19 @@ impl Store {
     /// Joins the database's channel: other members' events are dispatched here (`members.js`),
     /// their definition changes adopted by [`Store::adopt`].
     pub(super) fn join_channel(&self) {
-        let weak: Weak<Inner> = Rc::downgrade(&self.0);
-        let channel = Channel::open(&format!("idb-ttl {}", self.0.name), &self.0.events, move |def| {
-            if let (Some(inner), Some(def)) = (weak.upgrade(), Definition::from_js(&def)) {
-                Store(inner).adopt(def);
+        #[cfg(feature = "full")]
+        let adopt = {
+            let weak: Weak<Inner> = Rc::downgrade(&self.0);
+            move |def: JsValue| {
+                if let (Some(inner), Some(def)) = (weak.upgrade(), Definition::from_js(&def)) {
+                    Store(inner).adopt(def);
+                }
             }
-        });
+        };
+        // The lite entry has no collections or time series to adopt definitions for.
+        #[cfg(not(feature = "full"))]
+        let adopt = |_: JsValue| {};
+        let channel = Channel::open(&format!("idb-ttl {}", self.0.name), &self.0.events, adopt);
         self.0.channel.replace(channel);
     }
 
@@ -74,6 +83,7 @@ impl Store {
     }
 
     /// Another member's definition: every handle of this store uses it from now on.
+    #[cfg(feature = "full")]
     fn adopt(&self, def: Definition) {
         match def {
             Definition::Collection { name, ttl, keyed_by, .. } => {

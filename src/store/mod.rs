@@ -23,6 +23,7 @@ use crate::timer::{now_ms, Leadership, ReaperTimer};
 mod archive;
 mod backup;
 mod collection;
+#[cfg_attr(not(feature = "full"), path = "crypt_lite.rs")]
 mod crypt;
 mod entries;
 mod idle;
@@ -120,6 +121,11 @@ impl Store {
             idle_extended: Cell::new(0.0),
         });
         let conn = Store::connect(&inner).await?;
+        #[cfg(not(feature = "full"))]
+        if let Err(e) = Store::lite_fits(name, &conn).await {
+            conn.close();
+            return Err(e);
+        }
         inner.created.set(conn.created());
         inner.conn.replace(Some(Rc::new(conn)));
         let store = Store(inner);
@@ -128,6 +134,36 @@ impl Store {
             store.seek_leadership();
         }
         Ok(store)
+    }
+
+    /// The lite entry holds the key-value store alone: a database with more (collections,
+    /// time series, archives, encryption keys) is refused, never half read or half reaped.
+    #[cfg(not(feature = "full"))]
+    async fn lite_fits(name: &str, conn: &Conn) -> Result<()> {
+        let has = conn.beyond_entries().await?;
+        match has.split_last() {
+            None => Ok(()),
+            Some((last, [])) => Err(Error::Unsupported { db: name.to_owned(), has: (*last).to_owned() }),
+            Some((last, rest)) => Err(Error::Unsupported { db: name.to_owned(), has: format!("{} and {last}", rest.join(", ")) }),
+        }
+    }
+
+    /// `onExpire`, a feature of the default entry.
+    fn hook(&self) -> Option<&js_sys::Function> {
+        if cfg!(feature = "full") {
+            self.0.hook.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// `archiveFor` (ms), a feature of the default entry.
+    fn archive_for_ms(&self) -> Option<f64> {
+        if cfg!(feature = "full") {
+            self.0.config.archive_for_ms
+        } else {
+            None
+        }
     }
 
     /// Deletes the database `name` and everything in it.

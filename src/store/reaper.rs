@@ -67,14 +67,26 @@ impl Store {
         let conn = self.live().await?;
         let limits = self.0.config.limits;
         let started = now_ms();
-        let hook = self.0.hook.as_ref();
+        let hook = self.hook();
         // Definitions are read afresh: another tab may have created or changed a collection.
+        #[cfg(feature = "full")]
         let defs = conn.definitions().await?;
+        // The lite entry reaps entries alone: a database that came to hold more (a member of the
+        // default entry made a collection) fails the pass, and this member stops leading, so
+        // that one of the default entry reaps it all.
+        #[cfg(not(feature = "full"))]
+        let defs: Vec<Definition> = match Store::lite_fits(&self.0.name, &conn).await {
+            Ok(()) => Vec::new(),
+            Err(e) => {
+                self.pause_reaper();
+                return Err(e);
+            }
+        };
         // Which turns, in which order, offered or archived how: core's plan, over these
         // definitions.
         let input = PassInput {
             hook: hook.is_some(),
-            archive_for_ms: self.0.config.archive_for_ms,
+            archive_for_ms: self.archive_for_ms(),
             collections: defs
                 .iter()
                 .filter_map(|d| match d {
@@ -166,7 +178,7 @@ impl Store {
 
     /// Whether `onExpire` was given.
     pub fn hands_off(&self) -> bool {
-        self.0.hook.is_some()
+        self.hook().is_some()
     }
 
     /// Reaper counters so far.

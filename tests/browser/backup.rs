@@ -6,6 +6,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::util::*;
 
+#[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn export_destroy_import_round_trip() {
     let name = db_name("backup");
@@ -52,6 +53,7 @@ async fn export_destroy_import_round_trip() {
 
 /// A collection without a TTL index is exported with `ttlIndex: null` and its documents, and
 /// comes back the same.
+#[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn a_collection_without_a_ttl_index_round_trips() {
     let name = db_name("backupnottl");
@@ -100,6 +102,7 @@ async fn values_json_cannot_carry_are_refused_naming_them() {
 /// `import()` applies `set()`'s checks to every expiry, refuses values a snapshot cannot hold by
 /// path, and writes all or nothing: a refused import leaves the store as it was, including an
 /// existing key of the same name (an `expiresAt: NaN` entry used to delete it and report success).
+#[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn import_checks_everything_and_writes_all_or_nothing() {
     let name = db_name("importbad");

@@ -27,8 +27,13 @@ async fn thousands_of_throwing_arguments_leave_the_module_healthy() {
     let name = db_name("hostile");
     let s = open_manual(&name).await;
     call(&s, "set", &["a".into(), 1.into(), JsValue::UNDEFINED]).await;
-    let c = call(&s, "collection", &["c".into(), JsValue::UNDEFINED]).await;
-    let t = call(&s, "timeSeries", &["t".into(), js("({ timeField: 't' })")]).await;
+    // A collection and a time series: the default entry's (`undefined` in the lite build, unused).
+    let full = cfg!(feature = "full");
+    let (c, t) = if full {
+        (call(&s, "collection", &["c".into(), JsValue::UNDEFINED]).await, call(&s, "timeSeries", &["t".into(), js("({ timeField: 't' })")]).await)
+    } else {
+        (JsValue::UNDEFINED, JsValue::UNDEFINED)
+    };
     let hostile: Array = js(HOSTILE).unchecked_into();
 
     // The report's minimal case: a refused call and a normal one issued in the same microtask.
@@ -53,22 +58,24 @@ async fn thousands_of_throwing_arguments_leave_the_module_healthy() {
             (&t, "insertMany", vec![x.clone()]),
             (&t, "query", vec![x.clone()]),
         ];
-        for (target, method, args) in calls {
+        for (target, method, args) in calls.into_iter().filter(|(target, ..)| full || *target == &s) {
             let e = try_call(target, method, &args).await.expect_err(method);
             assert!(e.is_instance_of::<js_sys::TypeError>(), "{method} round {round}: {}", message(&e));
             refusals += 1;
         }
     }
-    assert_eq!(refusals, 4_000);
+    assert_eq!(refusals, if full { 4_000 } else { 2_500 });
     let grown = memory() - before;
-    assert!(grown <= 1_048_576.0, "wasm memory grew by {grown} bytes over 4 000 refused calls");
+    assert!(grown <= 1_048_576.0, "wasm memory grew by {grown} bytes over {refusals} refused calls");
 
     // Everything still works, including opening another store.
     assert_eq!(call(&s, "get", &["a".into()]).await, 1);
     call(&s, "set", &["b".into(), 2.into(), js("({ ttl: 60 })")]).await;
     assert_eq!(call(&s, "get", &["b".into()]).await, 2);
-    call(&c, "put", &[js("({ id: 1 })")]).await;
-    assert_eq!(num(&call(&c, "count", &[]).await), 1.0);
+    if full {
+        call(&c, "put", &[js("({ id: 1 })")]).await;
+        assert_eq!(num(&call(&c, "count", &[]).await), 1.0);
+    }
     let other = db_name("hostile-after");
     let s2 = open_manual(&other).await;
     call(&s2, "set", &["x".into(), "y".into(), JsValue::UNDEFINED]).await;

@@ -200,6 +200,7 @@ async fn clear_takes_a_signal_and_tells_its_request() {
     destroy(&name).await;
 }
 
+#[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn export_stream_gives_pages_that_import_takes_back_also_as_text() {
     let name = db_name("long-stream");

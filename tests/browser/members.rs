@@ -99,6 +99,7 @@ async fn events_reach_every_member_marked_remote() {
     call(&b, "close", &[]).await;
 }
 
+#[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn definition_changes_reach_every_members_handles() {
     let name = db_name("definitions");

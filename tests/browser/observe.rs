@@ -161,6 +161,7 @@ async fn bad_queries_and_listeners_are_refused() {
     destroy(&name).await;
 }
 
+#[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn a_collections_view_follows_its_documents_and_their_ttl_index() {
     let name = db_name("viewdocs");

@@ -7,6 +7,7 @@ use crate::util::*;
 
 /// Collection `name` with a TTL index on `at` with expireAfter 0 (`at` is the expiry), holding
 /// the documents `docs` (JS source).
+#[cfg(feature = "full")]
 async fn dated_collection(s: &JsValue, name: &str, docs: &str) -> JsValue {
     let c = call(s, "collection", &[name.into(), js("({ ttlIndex: { field: 'at', expireAfter: 0 } })")]).await;
     call(&c, "putMany", &[js(docs)]).await;
@@ -63,6 +64,7 @@ async fn the_per_pass_cap_holds_and_remaining_is_reported() {
 
 /// A batch reads its keys 500 per request (`Conn::reap`, READ_CHUNK): batches of 1 200 take three
 /// requests, the last one short, and still remove exactly the expired records, each reported once.
+#[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn batches_larger_than_one_read_remove_exactly_the_expired_records() {
     let name = db_name("chunks");
@@ -162,6 +164,7 @@ async fn entries_without_expiry_are_never_reaped() {
     destroy(&name).await;
 }
 
+#[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn the_per_collection_cap_spreads_a_pass_across_collections() {
     let name = db_name("percoll");
@@ -191,6 +194,7 @@ async fn the_per_collection_cap_spreads_a_pass_across_collections() {
     destroy(&name).await;
 }
 
+#[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn remaining_counts_entries_documents_and_buckets_left_by_a_capped_pass() {
     let name = db_name("remaining");
