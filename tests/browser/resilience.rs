@@ -138,3 +138,32 @@ fn dropped_deadlines_give_their_memory_back() {
     let grown = memory() - before;
     assert!(grown <= 65_536.0, "wasm memory grew by {grown} bytes over 500 000 dropped deadlines");
 }
+
+/// A database of the same name made elsewhere at version 1, holding a store that version 2 of the
+/// schema adds: the browser refuses the upgrade, open() rejects with what it said, and the
+/// database is left as it was (version 1, its own two stores).
+#[wasm_bindgen_test]
+async fn an_upgrade_the_browser_refuses_rejects_open_and_changes_nothing() {
+    let name = db_name("refused-upgrade");
+    let made = format!(
+        r#"new Promise((resolve, reject) => {{
+            const open = indexedDB.open({name:?}, 1);
+            open.onupgradeneeded = () => {{ open.result.createObjectStore("entries"); open.result.createObjectStore("docs"); }};
+            open.onsuccess = () => {{ open.result.close(); resolve(); }};
+            open.onerror = () => reject(open.error);
+        }})"#
+    );
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(js(&made))).await.expect("made at version 1");
+    let e = try_open(&name, js(OPTIONS)).await.unwrap_err();
+    assert_error(&e, "StorageError", &["IndexedDB ConstraintError while opening the database"]);
+    let seen = format!(
+        r#"new Promise((resolve, reject) => {{
+            const open = indexedDB.open({name:?});
+            open.onsuccess = () => {{ const db = open.result; db.close(); resolve(db.version + " " + [...db.objectStoreNames].join(",")); }};
+            open.onerror = () => reject(open.error);
+        }})"#
+    );
+    let seen = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(js(&seen))).await.expect("opened as it is");
+    assert_eq!(seen, "1 docs,entries");
+    destroy(&name).await;
+}
