@@ -756,8 +756,10 @@ export interface ImportReport {
  * is written), storage failures with an `Error` named `QuotaExceededError` (the browser refused
  * the write for space, or `maxEntries` could not be kept), `StoreClosedError`, `TimeoutError` (no
  * answer within `timeoutMs`; the transaction was aborted), `StoreUnavailableError` (no IndexedDB
- * here, e.g. Node during SSR) or `StorageError`. A `HandOffError` (`onExpire` failed) never
- * rejects a call: it arrives in an `"error"` event.
+ * here, e.g. Node during SSR) or `StorageError`; from `"idb-ttl/lite"` also
+ * `StoreUnsupportedError` (the database holds collections, time series, archived records or
+ * encryption keys, which only `"idb-ttl"` reads and reaps). A `HandOffError` (`onExpire` failed)
+ * never rejects a call: it arrives in an `"error"` event.
  *
  * Options arguments are plain objects; `undefined` or `null` means none. Anything else (a `Date`,
  * a boxed number, an array, a DOM node) is refused with a `TypeError`, as is an argument whose
