@@ -1,4 +1,5 @@
-// The hostile-values catalogue (tests/hostile/catalogue.js) in Chromium; hostile.test.mjs runs it
+// The hostile-values catalogue (tests/hostile/catalogue.js) in Chromium, against both of the
+// package's entries (idb-ttl and idb-ttl/lite, one test each); hostile.test.mjs runs it
 // in Firefox and WebKit, where it says what the catalogue covers. A file of its own, and named to
 // sort before the others: it is the longest page test (2-3 min, most of it IndexedDB round trips),
 // and node's test runner starts files in name order, so with several files at a time
@@ -6,13 +7,15 @@
 
 import { test } from "node:test";
 import { ROOT, TEST_TIMEOUT_MS, withChromium } from "./harness.mjs";
-import { FIXTURE, WAIT_MS, check } from "./hostile-report.mjs";
+import { ENTRIES, WAIT_MS, check, fixture } from "./hostile-report.mjs";
 
-test("hostile values, Chromium", { timeout: WAIT_MS + TEST_TIMEOUT_MS }, async (t) => {
-  await withChromium(ROOT, async ({ context, url }) => {
-    const page = await context.newPage();
-    await page.goto(url + FIXTURE);
-    await page.waitForFunction(() => document.documentElement.dataset.report, null, { timeout: WAIT_MS });
-    check(t, "chromium", JSON.parse(await page.evaluate(() => document.documentElement.dataset.report)));
+for (const entry of ENTRIES) {
+  test(`hostile values, Chromium, ${entry} entry`, { timeout: WAIT_MS + TEST_TIMEOUT_MS }, async (t) => {
+    await withChromium(ROOT, async ({ context, url }) => {
+      const page = await context.newPage();
+      await page.goto(url + fixture(entry));
+      await page.waitForFunction(() => document.documentElement.dataset.report, null, { timeout: WAIT_MS });
+      check(t, "chromium", JSON.parse(await page.evaluate(() => document.documentElement.dataset.report)), entry);
+    });
   });
-});
+}
