@@ -4,9 +4,11 @@
 // whose message names the argument (and, for a plain value, the value itself). After every
 // refusal the five object stores are read with plain IndexedDB: nothing was written. At the end the
 // store, a collection and a time series still work. ttlFromHeaders meets the same values, and
-// hostile headers objects of its own (throwing getters, Proxies, 10 MB headers). Run by
-// tests/page/chromium-hostile.test.mjs (Chromium) and tests/page/hostile.test.mjs (Firefox and
-// WebKit); `runCatalogue` resolves to a report (counts and failures).
+// hostile headers objects of its own (throwing getters, Proxies, 10 MB headers). Against the lite
+// entry (www/pkg/lite/index.js) the key-value cases run, and liteCases check that the default
+// entry's members are absent. Run by tests/page/chromium-hostile.test.mjs (Chromium) and
+// tests/page/hostile.test.mjs (Firefox and WebKit); `runCatalogue` resolves to a report (counts
+// and failures).
 
 const BIG = 100_000;
 
@@ -117,6 +119,9 @@ const empty = { format: "idb-ttl-snapshot", version: 1, database: "x", exportedA
 function positions() {
   const p = [];
   const add = (label, kind, call, extra = {}) => p.push({ label, kind, call, ...extra });
+  // A member of the default entry only (collections, time series, tiers and hand-off, encryption,
+  // ttlFromHeaders): not run against idb-ttl/lite, whose own cases (liteCases) say it is absent.
+  const addFull = (label, kind, call, extra = {}) => add(label, kind, call, { ...extra, full: true });
   // TtlStore statics.
   add("TtlStore.open name", "name", (e, x) => e.TtlStore.open(x), { mention: "database name", opens: true });
   add("TtlStore.open options", "options", (e, x) => e.TtlStore.open(e.scratch(), x), { mention: "TtlStore.open options", opens: true });
@@ -127,11 +132,11 @@ function positions() {
   add("TtlStore.open { defaultTtl }", "ttl", (e, x) => e.TtlStore.open(e.scratch(), { defaultTtl: x }), { mention: "defaultTtl", opens: true });
   add("TtlStore.open { autoReap }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { autoReap: x }), { mention: "autoReap", opens: true });
   add("TtlStore.open { evictOnQuota }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { evictOnQuota: x }), { mention: "evictOnQuota", opens: true });
-  add("TtlStore.open { archiveFor }", "after", (e, x) => e.TtlStore.open(e.scratch(), { archiveFor: x }), { mention: "archiveFor", opens: true });
-  add("TtlStore.open { onExpire }", "hook", (e, x) => e.TtlStore.open(e.scratch(), { onExpire: x }), { mention: "onExpire", opens: true });
+  addFull("TtlStore.open { archiveFor }", "after", (e, x) => e.TtlStore.open(e.scratch(), { archiveFor: x }), { mention: "archiveFor", opens: true });
+  addFull("TtlStore.open { onExpire }", "hook", (e, x) => e.TtlStore.open(e.scratch(), { onExpire: x }), { mention: "onExpire", opens: true });
   // encryption: true, false or { keyTtl } (a duration above 0, as archiveFor).
-  add("TtlStore.open { encryption }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { encryption: x }), { mention: "encryption", opens: true });
-  add("TtlStore.open { encryption: { keyTtl } }", "after", (e, x) => e.TtlStore.open(e.scratch(), { encryption: { keyTtl: x } }), { mention: "encryption.keyTtl", opens: true });
+  addFull("TtlStore.open { encryption }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { encryption: x }), { mention: "encryption", opens: true });
+  addFull("TtlStore.open { encryption: { keyTtl } }", "after", (e, x) => e.TtlStore.open(e.scratch(), { encryption: { keyTtl: x } }), { mention: "encryption.keyTtl", opens: true });
   add("TtlStore.destroy name", "name", (e, x) => e.TtlStore.destroy(x), { mention: "database name" });
   // Entries.
   add("set key", "key", (e, x) => e.store.set(x, 1), { mention: "key" });
@@ -147,7 +152,7 @@ function positions() {
   for (const m of ["get", "peek", "has", "delete", "expiresAt", "ttl", "persist"]) add(`${m} key`, "key", (e, x) => e.store[m](x), { mention: "key" });
   add("ttl options", "options", (e, x) => e.store.ttl("k", x), { mention: "ttl options" });
   add("ttl { detail }", "flag", (e, x) => e.store.ttl("k", { detail: x }), { mention: "detail" });
-  add("archive.get key", "key", (e, x) => e.store.archive.get(x), { mention: "key" });
+  addFull("archive.get key", "key", (e, x) => e.store.archive.get(x), { mention: "key" });
   add("setMany entries", "array", (e, x) => e.store.setMany(x), { mention: "setMany" });
   add("setMany entry", "any", (e, x) => e.store.setMany([["a", 1], x]), { mention: "setMany entry 1" });
   add("setMany entry key", "key", (e, x) => e.store.setMany([["a", 1], [x, 2]]), { mention: "setMany entry 1" });
@@ -187,39 +192,39 @@ function positions() {
   add("observe { from }", "key", (e, x) => { e.store.observe({ from: x }, () => {})(); }, { mention: ["observe from", "observe query.from", "observe query needs"], sync: true });
   add("observe { to }", "key", (e, x) => { e.store.observe({ from: "a", to: x }, () => {})(); }, { mention: ["observe to", "observe query.to"], sync: true, absentOk: true });
   add("observe listener", "listener", (e, x) => { e.store.observe({ prefix: "p:" }, x)(); }, { mention: "observe listener", sync: true });
-  add("collection.observe listener", "listener", (e, x) => { e.coll.observe(x)(); }, { mention: "observe listener", sync: true });
+  addFull("collection.observe listener", "listener", (e, x) => { e.coll.observe(x)(); }, { mention: "observe listener", sync: true });
   // Collections.
-  add("collection name", "name", (e, x) => e.store.collection(x), { mention: "collection name" });
-  add("collection options", "options", (e, x) => e.store.collection("c2", x), { mention: "collection options" });
-  add("collection { keyPath }", "field", (e, x) => e.store.collection("c3", { keyPath: x }), { mention: "keyPath", absentOk: true });
-  add("collection { ttlIndex }", "ttlIndex", (e, x) => e.store.collection("c4", { ttlIndex: x }), { mention: "ttlIndex" });
-  add("ttlIndex { field }", "field", (e, x) => e.store.collection("c5", { ttlIndex: { field: x, expireAfter: 1 } }), { mention: "ttlIndex.field" });
-  add("ttlIndex { expireAfter }", "expireAfter", (e, x) => e.store.collection("c6", { ttlIndex: { field: "at", expireAfter: x } }), { mention: "ttlIndex" });
-  add("ttlIndex { unit }", "any", (e, x) => e.store.collection("c7", { ttlIndex: { field: "at", expireAfter: 1, unit: x } }), { mention: "ttlIndex.unit", absentOk: true });
-  add("collection.put document", "any", (e, x) => e.coll.put(x), { mention: "document" });
-  add("collection.put id", "key", (e, x) => e.coll.put({ id: x, at: 1 }), { mention: "id" });
-  add("collection.put TTL field", "value", (e, x) => e.coll.put({ id: "d", at: x }), { mention: "document", fieldIsData: true });
-  add("collection.putMany documents", "array", (e, x) => e.coll.putMany(x), { mention: "putMany document" });
-  for (const m of ["get", "delete"]) add(`collection.${m} id`, "key", (e, x) => e.coll[m](x), { mention: "key" });
-  for (const m of ["getMany", "deleteMany"]) add(`collection.${m} ids`, "keys", (e, x) => e.coll[m](x), { mention: `${m} ids` });
-  add("collection.setExpireAfter", "expireAfter", (e, x) => e.coll.setExpireAfter(x), { mention: "expireAfter" });
-  add("collection.setTiers", "any", (e, x) => e.coll.setTiers(x), { mention: "tiers" });
-  add("ttlIndex { tiers }", "any", (e, x) => e.store.collection("c8", { ttlIndex: { field: "at", tiers: x } }), { mention: "tiers" });
-  add("tier { after }", "expireAfter", (e, x) => e.store.collection("c9", { ttlIndex: { field: "at", tiers: [{ after: x, action: "archive" }] } }), { mention: "ttlIndex.tiers[0]" });
-  add("tier { action }", "any", (e, x) => e.store.collection("c10", { ttlIndex: { field: "at", tiers: [{ after: 1, action: x }] } }), { mention: "ttlIndex.tiers[0]" });
-  add("collection.archive.get id", "key", (e, x) => e.coll.archive.get(x), { mention: "key" });
+  addFull("collection name", "name", (e, x) => e.store.collection(x), { mention: "collection name" });
+  addFull("collection options", "options", (e, x) => e.store.collection("c2", x), { mention: "collection options" });
+  addFull("collection { keyPath }", "field", (e, x) => e.store.collection("c3", { keyPath: x }), { mention: "keyPath", absentOk: true });
+  addFull("collection { ttlIndex }", "ttlIndex", (e, x) => e.store.collection("c4", { ttlIndex: x }), { mention: "ttlIndex" });
+  addFull("ttlIndex { field }", "field", (e, x) => e.store.collection("c5", { ttlIndex: { field: x, expireAfter: 1 } }), { mention: "ttlIndex.field" });
+  addFull("ttlIndex { expireAfter }", "expireAfter", (e, x) => e.store.collection("c6", { ttlIndex: { field: "at", expireAfter: x } }), { mention: "ttlIndex" });
+  addFull("ttlIndex { unit }", "any", (e, x) => e.store.collection("c7", { ttlIndex: { field: "at", expireAfter: 1, unit: x } }), { mention: "ttlIndex.unit", absentOk: true });
+  addFull("collection.put document", "any", (e, x) => e.coll.put(x), { mention: "document" });
+  addFull("collection.put id", "key", (e, x) => e.coll.put({ id: x, at: 1 }), { mention: "id" });
+  addFull("collection.put TTL field", "value", (e, x) => e.coll.put({ id: "d", at: x }), { mention: "document", fieldIsData: true });
+  addFull("collection.putMany documents", "array", (e, x) => e.coll.putMany(x), { mention: "putMany document" });
+  for (const m of ["get", "delete"]) addFull(`collection.${m} id`, "key", (e, x) => e.coll[m](x), { mention: "key" });
+  for (const m of ["getMany", "deleteMany"]) addFull(`collection.${m} ids`, "keys", (e, x) => e.coll[m](x), { mention: `${m} ids` });
+  addFull("collection.setExpireAfter", "expireAfter", (e, x) => e.coll.setExpireAfter(x), { mention: "expireAfter" });
+  addFull("collection.setTiers", "any", (e, x) => e.coll.setTiers(x), { mention: "tiers" });
+  addFull("ttlIndex { tiers }", "any", (e, x) => e.store.collection("c8", { ttlIndex: { field: "at", tiers: x } }), { mention: "tiers" });
+  addFull("tier { after }", "expireAfter", (e, x) => e.store.collection("c9", { ttlIndex: { field: "at", tiers: [{ after: x, action: "archive" }] } }), { mention: "ttlIndex.tiers[0]" });
+  addFull("tier { action }", "any", (e, x) => e.store.collection("c10", { ttlIndex: { field: "at", tiers: [{ after: 1, action: x }] } }), { mention: "ttlIndex.tiers[0]" });
+  addFull("collection.archive.get id", "key", (e, x) => e.coll.archive.get(x), { mention: "key" });
   // Time series.
-  add("timeSeries name", "name", (e, x) => e.store.timeSeries(x, { timeField: "t" }), { mention: "time series name" });
-  add("timeSeries options", "options", (e, x) => e.store.timeSeries("t2", x), { mention: ["timeSeries options", "\"t2\""], nullMeansExisting: true });
-  add("timeSeries { metaField }", "field", (e, x) => e.store.timeSeries("t6", { timeField: "t", metaField: x }), { mention: "metaField", absentOk: true });
-  add("timeSeries { timeField }", "field", (e, x) => e.store.timeSeries("t3", { timeField: x }), { mention: "timeField" });
-  add("timeSeries { granularity }", "any", (e, x) => e.store.timeSeries("t4", { timeField: "t", granularity: x }), { mention: "granularity", absentOk: true });
-  add("timeSeries { expireAfter }", "expireAfter", (e, x) => e.store.timeSeries("t5", { timeField: "t", expireAfter: x }), { mention: "expireAfter", absentOk: true });
-  add("timeSeries.insert event", "any", (e, x) => e.ts.insert(x), { mention: "event" });
-  add("timeSeries.insert time", "expiresAt", (e, x) => e.ts.insert({ t: x, v: 1 }), { mention: "event 0", timeRequired: true });
-  add("timeSeries.insertMany events", "array", (e, x) => e.ts.insertMany(x), { mention: "insertMany event" });
-  add("timeSeries.query options", "options", (e, x) => e.ts.query(x), { mention: "query options" });
-  add("timeSeries.query { from }", "bound", (e, x) => e.ts.query({ from: x }), { mention: "from" });
+  addFull("timeSeries name", "name", (e, x) => e.store.timeSeries(x, { timeField: "t" }), { mention: "time series name" });
+  addFull("timeSeries options", "options", (e, x) => e.store.timeSeries("t2", x), { mention: ["timeSeries options", "\"t2\""], nullMeansExisting: true });
+  addFull("timeSeries { metaField }", "field", (e, x) => e.store.timeSeries("t6", { timeField: "t", metaField: x }), { mention: "metaField", absentOk: true });
+  addFull("timeSeries { timeField }", "field", (e, x) => e.store.timeSeries("t3", { timeField: x }), { mention: "timeField" });
+  addFull("timeSeries { granularity }", "any", (e, x) => e.store.timeSeries("t4", { timeField: "t", granularity: x }), { mention: "granularity", absentOk: true });
+  addFull("timeSeries { expireAfter }", "expireAfter", (e, x) => e.store.timeSeries("t5", { timeField: "t", expireAfter: x }), { mention: "expireAfter", absentOk: true });
+  addFull("timeSeries.insert event", "any", (e, x) => e.ts.insert(x), { mention: "event" });
+  addFull("timeSeries.insert time", "expiresAt", (e, x) => e.ts.insert({ t: x, v: 1 }), { mention: "event 0", timeRequired: true });
+  addFull("timeSeries.insertMany events", "array", (e, x) => e.ts.insertMany(x), { mention: "insertMany event" });
+  addFull("timeSeries.query options", "options", (e, x) => e.ts.query(x), { mention: "query options" });
+  addFull("timeSeries.query { from }", "bound", (e, x) => e.ts.query({ from: x }), { mention: "from" });
   // Long work's last argument, { signal, onProgress }: an AbortSignal and a function, nothing
   // else (an aborted signal and a throwing onProgress are cases of their own, after the values).
   for (const [m, call] of [
@@ -236,9 +241,9 @@ function positions() {
   add("exportStream options", "options", (e, x) => { e.store.exportStream(x).cancel(); }, { mention: "exportStream options", sync: true });
   add("exportStream { signal }", "signal", (e, x) => { e.store.exportStream({ signal: x }).cancel(); }, { mention: "signal", sync: true });
   // ttlFromHeaders (synchronous).
-  add("ttlFromHeaders headers", "headers", (e, x) => e.ttlFromHeaders(x), { mention: "ttlFromHeaders headers", sync: true });
-  add("ttlFromHeaders header value", "headerValue", (e, x) => e.ttlFromHeaders({ "Cache-Control": x }), { mention: "ttlFromHeaders headers[\"Cache-Control\"]", sync: true });
-  add("ttlFromHeaders now", "now", (e, x) => e.ttlFromHeaders({ "cache-control": "max-age=60" }, x), { mention: "ttlFromHeaders now", sync: true });
+  addFull("ttlFromHeaders headers", "headers", (e, x) => e.ttlFromHeaders(x), { mention: "ttlFromHeaders headers", sync: true });
+  addFull("ttlFromHeaders header value", "headerValue", (e, x) => e.ttlFromHeaders({ "Cache-Control": x }), { mention: "ttlFromHeaders headers[\"Cache-Control\"]", sync: true });
+  addFull("ttlFromHeaders now", "now", (e, x) => e.ttlFromHeaders({ "cache-control": "max-age=60" }, x), { mention: "ttlFromHeaders now", sync: true });
   return p;
 }
 
@@ -314,13 +319,61 @@ async function rawCounter(dbName) {
   return { count, close: () => db.close() };
 }
 
+/** The default entry's TtlStore members that idb-ttl/lite lacks once the crate's feature `full` gates them. */
+const FULL_MEMBERS = ["collection", "timeSeries", "archive", "shred"];
+/** The default entry's exports that idb-ttl/lite never has. */
+const FULL_EXPORTS = ["ttlFromHeaders", "Collection", "TimeSeries"];
+
+/**
+ * idb-ttl/lite's own cases, `[what, run]`: `run()` resolves to nothing, or to what went wrong. Its
+ * exports lack the default entry's; once `gated` (TtlStore.prototype has no `collection`), its
+ * TtlStore lacks every default-only member, and refuses their open options and snapshot parts with
+ * a TypeError naming them.
+ */
+function liteCases(module, env, gated) {
+  const cases = [];
+  for (const name of FULL_EXPORTS) cases.push([`idb-ttl/lite has no export ${name}`, () => (name in module ? `it exports ${name}` : null)]);
+  const present = FULL_MEMBERS.filter((m) => m in module.TtlStore.prototype);
+  cases.push(["idb-ttl/lite's TtlStore has all of the default entry's members or none",
+    () => (present.length !== 0 && present.length !== FULL_MEMBERS.length ? `it has ${present.join(", ")} only` : null)]);
+  if (!gated) return cases;
+  for (const m of FULL_MEMBERS) cases.push([`idb-ttl/lite's TtlStore has no ${m}`, () => (env.store[m] !== undefined ? `a store has ${m}` : null)]);
+  const refused = async (call, part) => {
+    try {
+      const r = await Promise.race([call(), timeout(30_000)]);
+      if (r && typeof r.close === "function") r.close();
+      return "accepted";
+    } catch (e) {
+      if (!(e instanceof TypeError)) return `${e && e.name}: ${e && e.message}`;
+      return String(e.message).includes(part) ? null : `the message does not name ${part}: ${String(e.message).slice(0, 200)}`;
+    }
+  };
+  for (const [part, options] of [
+    ["archiveFor", { archiveFor: 60 }],
+    ["onExpire", { onExpire: () => {} }],
+    ["encryption", { encryption: true }],
+    ["encryption", { encryption: { keyTtl: 60 } }],
+  ]) {
+    cases.push([`idb-ttl/lite refuses TtlStore.open ${JSON.stringify(options)}`, () => refused(() => env.TtlStore.open(env.scratch(), options), part)]);
+  }
+  for (const [part, item] of [["collections", { name: "c", documents: [] }], ["timeSeries", { name: "t", timeField: "t", events: [] }]]) {
+    cases.push([`idb-ttl/lite refuses to import a snapshot with ${part}`, () => refused(() => env.store.import({ ...empty, [part]: [item] }), part)]);
+  }
+  return cases;
+}
+
 const timeout = (ms) => new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms (hung)`)), ms));
 
 /**
- * Runs every case against a fresh database `dbName`. Resolves to
- * `{ cases, outcomes: { accepted, TypeError, RangeError }, failures: [text], opened: [names] }`.
+ * Runs every case against a fresh database `dbName`, with `module` the package's `entry`: "default"
+ * (idb-ttl) or "lite" (idb-ttl/lite: the key-value cases and liteCases, not the default entry's
+ * members). Resolves to `{ entry, gated, cases, skipped, liteCases, outcomes: { accepted,
+ * TypeError, RangeError }, failures: [text], opened, databases }`.
  */
-export async function runCatalogue({ TtlStore, ttlFromHeaders }, dbName) {
+export async function runCatalogue(module, dbName, { entry = "default" } = {}) {
+  const { TtlStore, ttlFromHeaders } = module;
+  const lite = entry === "lite";
+  const gated = !("collection" in TtlStore.prototype);
   const values = hostileValues();
   const scratchNames = [];
   const env = {
@@ -341,14 +394,22 @@ export async function runCatalogue({ TtlStore, ttlFromHeaders }, dbName) {
     }
     env.name = `${dbName}-${generation++}`;
     env.store = await TtlStore.open(env.name, { autoReap: false, timeoutMs: 20_000 });
-    env.coll = await env.store.collection("c", { ttlIndex: { field: "at", expireAfter: 3600 } });
-    env.ts = await env.store.timeSeries("t", { timeField: "t", expireAfter: 3600 });
+    if (!lite) {
+      env.coll = await env.store.collection("c", { ttlIndex: { field: "at", expireAfter: 3600 } });
+      env.ts = await env.store.timeSeries("t", { timeField: "t", expireAfter: 3600 });
+    }
     raw = await rawCounter(env.name);
     return raw.count();
   };
-  const report = { cases: 0, outcomes: { [ACCEPT]: 0, [T]: 0, [R]: 0 }, failures: [] };
+  const report = { entry, gated, cases: 0, skipped: 0, liteCases: 0, outcomes: { [ACCEPT]: 0, [T]: 0, [R]: 0 }, failures: [] };
+  if (!["default", "lite"].includes(entry)) throw new Error(`no entry ${entry}`);
+  if (!lite && gated) report.failures.push(`the default entry's TtlStore has no ${FULL_MEMBERS.filter((m) => !(m in TtlStore.prototype)).join(", ")}`);
   let baseline = await fresh();
   for (const pos of positions()) {
+    if (lite && pos.full) {
+      report.skipped += Object.keys(values).length;
+      continue;
+    }
     for (const [id, v] of Object.entries(values)) {
       const want = expected(pos, id);
       const where = `${pos.label} <- ${id}`;
@@ -377,8 +438,10 @@ export async function runCatalogue({ TtlStore, ttlFromHeaders }, dbName) {
           if (id === "string10MB" || id === "keys100k") baseline = await fresh();
           else {
             await env.store.clear();
-            await env.coll.clear();
-            await env.ts.clear();
+            if (!lite) {
+              await env.coll.clear();
+              await env.ts.clear();
+            }
             baseline = await raw.count();
           }
         }
@@ -395,7 +458,7 @@ export async function runCatalogue({ TtlStore, ttlFromHeaders }, dbName) {
       if (now !== baseline) report.failures.push(`${where}: a refused call wrote something: ${baseline} -> ${now}`);
     }
   }
-  for (const [what, make, want, expect] of headerCases()) {
+  for (const [what, make, want, expect] of lite ? [] : headerCases()) {
     const where = `ttlFromHeaders <- ${what}`;
     globalThis.catalogueAt = where;
     report.cases++;
@@ -439,15 +502,26 @@ export async function runCatalogue({ TtlStore, ttlFromHeaders }, dbName) {
     const now = await raw.count();
     if (now !== baseline) report.failures.push(`${what}: something was written or removed: ${baseline} -> ${now}`);
   }
+  for (const [what, run] of lite ? liteCases(module, env, gated) : []) {
+    globalThis.catalogueAt = what;
+    report.cases++;
+    report.liteCases++;
+    const wrong = await run();
+    if (wrong) report.failures.push(`${what}: ${wrong}`);
+    const now = await raw.count();
+    if (now !== baseline) report.failures.push(`${what}: something was written or removed: ${baseline} -> ${now}`);
+  }
   globalThis.catalogueAt = "after the cases";
   // The store and its collection and time series still work.
   await env.store.set("after", { ok: true }, { ttl: 60 });
   const after = await env.store.get("after");
   if (!after || after.ok !== true) report.failures.push(`the store does not work after the catalogue: ${JSON.stringify(after)}`);
-  await env.coll.put({ id: "after", at: Date.now() / 1000 + 86_400 });
-  if (!(await env.coll.get("after"))) report.failures.push("the collection does not work after the catalogue");
-  await env.ts.insert({ t: Date.now() / 1000, v: 1 });
-  if ((await env.ts.count()) < 1) report.failures.push("the time series does not work after the catalogue");
+  if (!lite) {
+    await env.coll.put({ id: "after", at: Date.now() / 1000 + 86_400 });
+    if (!(await env.coll.get("after"))) report.failures.push("the collection does not work after the catalogue");
+    await env.ts.insert({ t: Date.now() / 1000, v: 1 });
+    if ((await env.ts.count()) < 1) report.failures.push("the time series does not work after the catalogue");
+  }
   // Every accepted view was stopped and no refused one was kept.
   const { views } = env.store.stats();
   if (views !== 0) report.failures.push(`views left open after the catalogue: ${views}`);
