@@ -235,7 +235,7 @@ impl<'c> Run<'c> {
     /// Like [`Run::wait`], but a request that failed is an answer, not an error: for a request
     /// whose error event is cancelled, so that its transaction lives on.
     pub async fn settle(&self, req: &mut Req<'_>) -> Result<Answer> {
-        let answer = Watch { req: &mut *req, run: self, deadline: None }.await?;
+        let answer = Watch { req: &mut *req, run: self, deadline: None, last_turn: false }.await?;
         self.running.set(true);
         Ok(answer)
     }
@@ -349,6 +349,9 @@ struct Watch<'r, 'c, 't> {
     req: &'r mut Req<'t>,
     run: &'r Run<'c>,
     deadline: Option<Deadline>,
+    /// The deadline passed once: one more turn of the event loop is given to an answer the
+    /// browser already sent (queued behind the timer while this thread was busy).
+    last_turn: bool,
 }
 
 impl Future for Watch<'_, '_, '_> {
@@ -371,6 +374,13 @@ impl Future for Watch<'_, '_, '_> {
         // own answer wakes this future later.
         if this.run.probe.borrow().as_ref().is_some_and(|p| p.sys.as_ref().is_some_and(|s| s.ready_state() == web_sys::IdbRequestReadyState::Done)) {
             this.run.running.set(true);
+            return Poll::Pending;
+        }
+        if !this.last_turn {
+            this.last_turn = true;
+            let mut turn = crate::timer::deadline(0);
+            let _ = Pin::new(&mut turn).poll(cx);
+            this.deadline = Some(turn);
             return Poll::Pending;
         }
         Poll::Ready(Err(this.run.time_out()))
