@@ -39,7 +39,6 @@ const log = q("atomic-log");
 let store = null; // the panel's own, opened by main()
 let hits; // what watch("hits") last told: a number, or undefined (no window open)
 let holder; // what watch("lock") last told: the holding tab's name, or undefined (free)
-let lockTold = false;
 /** When each key expires, Unix ms (null: no expiry or no entry), as expiresAt() last read it. */
 const deadlines = { [HITS]: null, [LOCK]: null };
 
@@ -166,7 +165,17 @@ function tick() {
     : `${lockAt === null ? "it has no expiry" : `frees itself in ${formatLeft((lockAt - now) / 1000)}`}${holder === TAB ? "" : "; a claim here gets false until then, or until it is released"}`;
 }
 
+/** The buttons that work whoever holds the lock; enabled once both watches have told a first value. */
+const ALWAYS = ["atomic-hit", "atomic-burst", "atomic-reset", "atomic-claim"];
+
 function mount() {
+  const told = new Set(); // the keys whose watch has told its first value
+  const first = (key) => {
+    if (told.has(key)) return;
+    told.add(key);
+    if (told.size === 2) for (const id of ALWAYS) q(id).disabled = false;
+  };
+
   store.watch(HITS, (n) => {
     const had = hits;
     hits = n;
@@ -178,12 +187,11 @@ function mount() {
     }
     renderHits();
     tick();
+    first(HITS);
   });
 
   store.watch(LOCK, (h) => {
     const was = holder;
-    const first = !lockTold;
-    lockTold = true;
     holder = h;
     if (h === undefined) {
       if (was !== undefined) {
@@ -193,11 +201,12 @@ function mount() {
       }
       deadlines[LOCK] = null;
     } else {
-      if (h !== was) logLine(tabName(h), first ? "holds the lock" : "claimed the lock");
+      if (h !== was) logLine(tabName(h), told.has(LOCK) ? "claimed the lock" : "holds the lock");
       readDeadline(LOCK);
     }
     renderLock();
     tick();
+    first(LOCK);
   });
 
   // Every write to the two keys, here or in another tab: the log, and the expiry read again
@@ -218,7 +227,6 @@ function mount() {
 
   const button = (id, fn) => {
     const b = q(id);
-    b.disabled = false;
     b.addEventListener("click", async () => {
       try { await fn(b); } catch (e) { say(errorText(e), true); }
     });
