@@ -9,6 +9,7 @@ pub mod expiry;
 #[cfg(feature = "full")]
 pub mod http;
 pub mod iso;
+pub mod modify;
 pub mod options;
 pub mod reaper;
 pub mod snapshot;

@@ -8,6 +8,7 @@ use crate::core::buckets::SeriesOptions;
 use crate::core::config::{StoreConfig, MAX_TIMER_MS};
 use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
+use crate::core::modify::{ExpireIf, EXPIRE_IF_ACCEPTED};
 use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Ttl, TtlInput};
 use crate::core::reaper::ReapLimits;
 use crate::core::text::{js_number, replace_first};
@@ -236,13 +237,28 @@ pub fn long_options(what: &str, v: &Value) -> Result<[bool; 2]> {
     Ok([signal.is_some(), progress.is_some()])
 }
 
-/// The options of `expire(key, options)`.
-pub fn expire_options(v: &Value) -> Result<ExpirySpec> {
-    let [ttl, expires_at, idle] = options("expire options", v, ["ttl", "expiresAt", "idle"])?;
+/// The options of `expire(key, options)`: the new expiry, and `only`, the condition it is set on.
+pub fn expire_options(v: &Value) -> Result<(ExpirySpec, Option<ExpireIf>)> {
+    let [ttl, expires_at, idle, only] = options("expire options", v, ["ttl", "expiresAt", "idle", "only"])?;
+    let only = match only {
+        None => None,
+        Some(Value::Text(s)) => Some(ExpireIf::parse(s).ok_or_else(|| wrong("expire option only", &Value::Text(s.clone()), EXPIRE_IF_ACCEPTED))?),
+        Some(other) => return Err(wrong("expire option only", other, EXPIRE_IF_ACCEPTED)),
+    };
     let ttl = ttl.map(|t| ttl_input("ttl", t)).transpose()?;
     let at = expires_at.map(|a| expires_at_input("expiresAt", a)).transpose()?;
     let idle = idle.map(|t| ttl_input("idle", t)).transpose()?;
-    ExpirySpec::parse_for_expire(ttl, at, idle)
+    Ok((ExpirySpec::parse_for_expire(ttl, at, idle)?, only))
+}
+
+/// The options of `incr` and `update` (`what` names them): an expiry, or none; `keepTtl` is what
+/// they do without one, so it is not among them.
+pub fn modify_options(what: &str, v: &Value) -> Result<ExpirySpec> {
+    let [ttl, expires_at, idle] = options(what, v, ["ttl", "expiresAt", "idle"])?;
+    let ttl = ttl.map(|t| ttl_input("ttl", t)).transpose()?;
+    let at = expires_at.map(|a| expires_at_input("expiresAt", a)).transpose()?;
+    let idle = idle.map(|t| ttl_input("idle", t)).transpose()?;
+    ExpirySpec::parse(ttl, at, false, idle)
 }
 
 /// `{ keyPath, ttlIndex: { field, expireAfter, unit } }` of `store.collection(name, options)`.

@@ -30,6 +30,17 @@ pub struct DocWrite {
     pub doc: JsValue,
 }
 
+/// What a read-modify-write of a document does ([`Conn::modify_doc`]).
+#[derive(Debug)]
+pub enum DocChange {
+    /// Nothing: the transaction writes nothing.
+    Keep,
+    /// Removes the document.
+    Delete,
+    /// Writes this document.
+    Put(DocWrite),
+}
+
 fn key2(c: &str, x: &JsValue) -> JsValue {
     Array::of2(&c.into(), x).into()
 }
@@ -87,6 +98,47 @@ impl Conn {
             self.put_doc(run, store, c, w)?;
         }
         Ok(())
+    }
+
+    /// A read-modify-write of document `id` of `c` in one readwrite transaction (as
+    /// [`Conn::modify`] for entries): `decide` is given the live document (`None` if missing or
+    /// its reference is at or before `cutoff`) and what it decides is written before the commit.
+    /// One caller (`collection.update`), so not boxed.
+    pub async fn modify_doc(&self, c: &str, id: &JsValue, cutoff: f64, decide: &mut dyn FnMut(Option<JsValue>) -> Result<DocChange>) -> Result<()> {
+        let blobs = self.blobs_storable().await;
+        let run = self.begin("updating a document", &[DOCS], true, 1)?;
+        let store = run.store(DOCS)?;
+        let by_id = run.check(store.index(BY_ID))?;
+        let rec = run.wait(&mut run.ask(&by_id, Ask::Get(key2(c, id)))?).await?;
+        let rec = if rec.is_undefined() { None } else { Some(DocRecord::read(&rec)?) };
+        let old = rec.as_ref().map(|r| r.r);
+        let change = match decide(rec.filter(|r| r.r > cutoff).map(|r| r.v)) {
+            Ok(decided) => decided,
+            Err(e) => {
+                run.wrote_nothing();
+                return Err(e);
+            }
+        };
+        let put = match change {
+            DocChange::Keep => {
+                run.wrote_nothing();
+                return Ok(());
+            }
+            DocChange::Delete => None,
+            DocChange::Put(w) => {
+                if !blobs {
+                    super::no_blob(&w.doc, || format!("document {} of collection {}", describe_key(id), quote(c)))?;
+                }
+                Some(w)
+            }
+        };
+        if let Some(old) = old.filter(|&old| put.as_ref().is_none_or(|w| w.reference_ms != old)) {
+            run.delete(&store, key3(c, old, id))?;
+        }
+        if let Some(w) = put {
+            self.put_doc(&run, &store, c, &w)?;
+        }
+        run.done().await
     }
 
     /// Live documents with `ids`, in order, `undefined` where missing or expired: every id

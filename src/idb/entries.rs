@@ -25,6 +25,32 @@ use crate::core::expiry::Ttl;
 
 const HINTS_MAX: u32 = 100_000;
 
+/// The live entry a read-modify-write finds: its value as stored and its expiry.
+#[derive(Debug)]
+pub struct Current {
+    /// The value as stored (sealed, in a store that encrypts).
+    pub value: JsValue,
+    /// Its expiry, counting an extension due here.
+    pub x: Expiry,
+}
+
+/// A read-modify-write's decision, made inside its transaction from the live entry found.
+pub type Decide<'a> = &'a mut dyn FnMut(Option<Current>) -> Result<Modify>;
+
+/// A boxed future of the adapter.
+pub type Pending<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<T>> + 'a>>;
+
+/// What a read-modify-write does with the key ([`Conn::modify`]).
+#[derive(Debug)]
+pub enum Modify {
+    /// Nothing: the transaction writes nothing.
+    Keep,
+    /// Removes the entry.
+    Delete,
+    /// Writes this value with this expiry (one already past removes the entry instead).
+    Put(JsValue, Expiry),
+}
+
 /// How many puts long work (`long`) makes before waiting for them and looking whether it was
 /// stopped.
 const CHUNK: usize = 1000;
@@ -237,6 +263,18 @@ impl Conn {
             }
         }
         Ok(live)
+    }
+
+    /// The live entry of `key` as stored (its value sealed, in a store that encrypts), `None` if
+    /// missing or expired.
+    pub async fn live_entry(&self, key: &JsValue, now: f64) -> Result<Option<Current>> {
+        let rec = self.ask("reading an entry", ENTRIES, Some(BY_KEY), Ask::Get(key.clone())).await?;
+        if rec.is_undefined() {
+            return Ok(None);
+        }
+        let rec = EntryRecord::read(&rec)?;
+        let x = Expiry { e: self.counting_due(key, rec.e), ..rec.expiry() };
+        Ok(is_live(x.e, now).then_some(Current { value: rec.v, x }))
     }
 
     /// The live entry's expiry with an idle entry's window and cap, `None` if missing or expired.
@@ -603,7 +641,14 @@ impl Conn {
                 run.wrote_nothing();
                 return Ok(false);
             }
-            (Some(old), ExpiryChange::Set(spec)) => (old, spec.resolve(None, Some(old), now)?),
+            (Some(old), ExpiryChange::Set(spec, only)) => {
+                let new = spec.resolve(None, Some(old), now)?;
+                if only.is_some_and(|only| !only.allows(old.e, new.e)) {
+                    run.wrote_nothing();
+                    return Ok(false);
+                }
+                (old, new)
+            }
             (Some(old), ExpiryChange::Remove) => (old, Expiry::at(NEVER_MS)),
         };
         if new != old {
@@ -619,6 +664,75 @@ impl Conn {
         }
         run.done().await?;
         Ok(true)
+    }
+
+    /// A read-modify-write of `key` in one readwrite transaction: its record read, `decide`
+    /// given the live entry (`None` if missing or expired; an expired record counts as absent
+    /// and is replaced or removed with it), and what it decides written before the commit.
+    /// `decide` runs synchronously inside the transaction, so nothing else writes the key in
+    /// between, in any tab or worker; it returns what it found through what it captures. An
+    /// error of `decide` (or a value that cannot be stored) writes nothing. Under a `cap`, a put
+    /// evicts what is over it (the evicted keys are returned).
+    pub fn modify<'a>(&'a self, op: &'static str, key: &'a JsValue, cap: Option<Cap>, now: f64, decide: Decide<'a>) -> Pending<'a, Array> {
+        // Boxed: one copy of the body for every verb, not one inlined in each.
+        Box::pin(self.modify_in(op, key, cap, now, decide))
+    }
+
+    async fn modify_in(&self, op: &'static str, key: &JsValue, cap: Option<Cap>, now: f64, decide: Decide<'_>) -> Result<Array> {
+        let blobs = self.blobs_storable().await;
+        let run = self.begin(op, &[ENTRIES], true, 1)?;
+        let store = run.store(ENTRIES)?;
+        let by_key = run.check(store.index(BY_KEY))?;
+        let rec = run.wait(&mut run.ask(&by_key, Ask::Get(key.clone()))?).await?;
+        let rec = if rec.is_undefined() { None } else { Some(EntryRecord::read(&rec)?) };
+        let stored = rec.as_ref().map(|r| r.e);
+        let live = rec.and_then(|r| {
+            let x = Expiry { e: self.counting_due(key, r.e), ..r.expiry() };
+            is_live(x.e, now).then_some(Current { value: r.v, x })
+        });
+        let change = match decide(live) {
+            Ok(decided) => decided,
+            Err(e) => {
+                run.wrote_nothing();
+                return Err(e);
+            }
+        };
+        let put = match change {
+            Modify::Keep => {
+                run.wrote_nothing();
+                return Ok(Array::new());
+            }
+            Modify::Delete => None,
+            Modify::Put(value, x) if is_live(x.e, now) => {
+                if !blobs {
+                    super::no_blob(&value, || format!("the value for key {}", describe_key(key)))?;
+                }
+                Some((value, x))
+            }
+            // An expiry already past: stores nothing and removes the key, as `set` does.
+            Modify::Put(..) => None,
+        };
+        self.extending.delete(key);
+        if let Some(old) = stored.filter(|&old| put.as_ref().is_none_or(|(_, x)| x.e != old)) {
+            run.delete(&store, pk_of(old, key))?;
+        }
+        let mut evicted = Array::new();
+        match put {
+            Some((value, x)) => {
+                // A put refused here (a value that cannot be cloned) drops the run uncommitted:
+                // the delete above is rolled back with it.
+                run.put(&store, &EntryRecord::new(key.clone(), value, x)).map_err(|e| self.put_error(key, e))?;
+                self.hint(key, x.e);
+                if let Some(cap) = cap {
+                    evicted = self.enforce_cap(&run, &store, cap, std::slice::from_ref(key), now).await?;
+                }
+            }
+            None => {
+                self.hints.delete(key);
+            }
+        }
+        run.done().await?;
+        Ok(evicted)
     }
 
     /// Writes the extensions of idle entries that reads noted as due, in one transaction: each

@@ -34,6 +34,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::core::entry::ExpirySpec;
+use crate::core::modify::ExpireIf;
 use crate::core::error::{Error, Result};
 use crate::core::text::{find, js_number, quote};
 use crate::timer::within;
@@ -47,7 +48,8 @@ mod runner;
 mod schema;
 mod series;
 
-pub use collections::DocWrite;
+pub use collections::{DocChange, DocWrite};
+pub use entries::{Current, Decide, Modify, Pending};
 pub use meta::{collection_key, series_key, Definition};
 pub use reap::{Cap, Expired, Offer};
 pub use records::{DocRecord, EntryRecord};
@@ -101,8 +103,8 @@ pub struct ImportWrites {
 /// How `expire`/`persist` change a live entry's expiry.
 #[derive(Debug)]
 pub enum ExpiryChange<'a> {
-    /// `expire(key, options)`.
-    Set(&'a ExpirySpec),
+    /// `expire(key, options)`, on the condition `only` if given.
+    Set(&'a ExpirySpec, Option<ExpireIf>),
     /// `persist(key)`.
     Remove,
 }
@@ -246,11 +248,7 @@ impl Conn {
             return Ok(());
         }
         for (key, value) in items {
-            match blob_path(value) {
-                Ok(None) => {}
-                Ok(Some(path)) => return Err(Error::InvalidType(format!("{} holds a Blob or File at {path}: {NO_BLOBS}", what(key)))),
-                Err(e) => return Err(Error::InvalidType(format!("{} cannot be stored: {}", what(key), thrown_text(&e)))),
-            }
+            no_blob(value, || what(key))?;
         }
         Ok(())
     }
@@ -305,6 +303,16 @@ impl Conn {
     }
 }
 
+
+/// Refuses a value holding a Blob or File, for a session that cannot store them; `what()` names
+/// the value in the message.
+fn no_blob(value: &JsValue, what: impl FnOnce() -> String) -> Result<()> {
+    match blob_path(value) {
+        Ok(None) => Ok(()),
+        Ok(Some(path)) => Err(Error::InvalidType(format!("{} holds a Blob or File at {path}: {NO_BLOBS}", what()))),
+        Err(e) => Err(Error::InvalidType(format!("{} cannot be stored: {}", what(), thrown_text(&e)))),
+    }
+}
 
 /// A key as it would appear in JS source, for error messages.
 pub fn describe_key(key: &JsValue) -> String {

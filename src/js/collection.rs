@@ -4,7 +4,9 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::{convert, run, view, U};
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
+use crate::core::text::quote;
+use crate::idb::describe_key;
 use crate::store;
 
 /// A collection of documents with an optional TTL index (`store.collection(name, options)`).
@@ -17,6 +19,15 @@ pub struct Collection {
 /// A collection's work run by the driver: `f` given the collection.
 fn doc_work<F: std::future::Future<Output = Result<JsValue>> + 'static>(c: &Collection, f: impl FnOnce(store::Collection) -> F) -> Promise {
     run(f(c.inner.clone()))
+}
+
+/// Whether two ids (strings or numbers) are the same IndexedDB key.
+fn same_key(a: &JsValue, b: &JsValue) -> bool {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a.as_string() == b.as_string(),
+        _ => false,
+    }
 }
 
 /// A time series' work run by the driver: `f` given the series.
@@ -75,6 +86,38 @@ impl Collection {
             let field = c.reference_field();
             c.put_many(convert::docs_in(&docs, c.key_path(), field.as_deref())?).await?;
             Ok(U)
+        })
+    }
+
+    /// `updater(document)` (the live document, or `undefined`), run synchronously inside one
+    /// transaction, gives the document written (its id must stay `id`; its TTL field sets its
+    /// expiry) and resolved; `undefined` removes the document (MongoDB `findOneAndUpdate`).
+    pub fn update(&self, id: JsValue, updater: JsValue) -> Promise {
+        let c = self.inner.clone();
+        let thrown = super::Thrown::default();
+        super::run_thrown(thrown.clone(), async move {
+            let id = convert::key(&id)?;
+            let f = super::updater("collection update updater", &updater)?;
+            let field = c.reference_field();
+            let what = || format!("collection {} update({})", quote(c.name()), describe_key(&id));
+            let mut call = |current| {
+                let doc = super::call_updater(&f, current, &thrown, &what)?;
+                if doc.is_undefined() {
+                    return Ok(None);
+                }
+                let d = convert::docs("updated document", &Array::of1(&doc), c.key_path(), field.as_deref())?.remove(0);
+                if !same_key(&d.id, &id) {
+                    return Err(Error::InvalidType(format!(
+                        "{}: the updater returned a document whose {} is {}, not {}; nothing was written. An update keeps the document's id: put() the new document and delete() the old one to move it",
+                        what(),
+                        quote(c.key_path()),
+                        describe_key(&d.id),
+                        describe_key(&id)
+                    )));
+                }
+                Ok(Some(d))
+            };
+            c.update(id.clone(), &mut call).await
         })
     }
 

@@ -146,7 +146,12 @@ pub const MAX_NAME: u32 = 1000;
 
 /// The options of `set`.
 pub fn set_options(v: &JsValue) -> Result<ExpirySpec> {
-    options::set_options("set options", &value(v, "set options")?)
+    set_options_as("set options", v)
+}
+
+/// Options as `set`'s, named `what` (`"add options"`).
+pub fn set_options_as(what: &str, v: &JsValue) -> Result<ExpirySpec> {
+    options::set_options(what, &value(v, what)?)
 }
 
 /// The options of `asyncStorage(options)`: key prefix and the `ttl` of each `setItem`, checked.
@@ -164,9 +169,14 @@ pub fn ttl_options(v: &JsValue) -> Result<bool> {
     options::ttl_options(&value(v, "ttl options")?)
 }
 
-/// The options of `expire(key, options)`.
-pub fn expire_options(v: &JsValue) -> Result<ExpirySpec> {
+/// The options of `expire(key, options)`: the new expiry and its condition (`only`).
+pub fn expire_options(v: &JsValue) -> Result<(ExpirySpec, Option<crate::core::modify::ExpireIf>)> {
     options::expire_options(&value(v, "expire options")?)
+}
+
+/// The options of `incr`/`update` (`what`: `"incr options"`).
+pub fn modify_options(what: &str, v: &JsValue) -> Result<ExpirySpec> {
+    options::modify_options(what, &value(v, what)?)
 }
 
 /// `StoreOptions`.

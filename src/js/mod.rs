@@ -21,14 +21,18 @@ pub use archive::Archive;
 #[cfg(feature = "full")]
 pub use collection::{Collection, TimeSeries};
 
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
+use std::rc::Rc;
 
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::core::entry::ms_to_secs;
+use crate::core::entry::{ms_to_secs, ExpirySpec};
+use crate::core::modify::{check_by, sum, Only};
+use crate::idb::describe_key;
 use crate::core::error::{Error, Result};
 use crate::store::{Store, EVENT_TYPES};
 
@@ -49,8 +53,11 @@ pub(crate) type Work = Pin<Box<dyn Future<Output = Result<JsValue>>>>;
 /// `{ signal, onProgress }` and their name in messages; the work then runs in its tracker's
 /// [`scope`](crate::long::scope), and a call it stopped rejects with the signal's reason (or
 /// what `onProgress` threw).
-fn drive(long: Option<(&'static str, JsValue)>, work: Work) -> Promise {
+fn drive(long: Option<(&'static str, JsValue)>, thrown: Option<Thrown>, work: Work) -> Promise {
     future_to_promise(async move {
+        if let Some(thrown) = thrown {
+            return work.await.map_err(|e| thrown.take().unwrap_or_else(|| e.into_js()));
+        }
         let long = match &long {
             Some((what, options)) => convert::long_options(what, options).map_err(Error::into_js)?,
             None => None,
@@ -67,12 +74,46 @@ fn drive(long: Option<(&'static str, JsValue)>, work: Work) -> Promise {
 
 /// `work` run by [`drive`].
 pub(crate) fn run(work: impl Future<Output = Result<JsValue>> + 'static) -> Promise {
-    drive(None, Box::pin(work))
+    drive(None, None, Box::pin(work))
 }
 
 /// `work` run by [`drive`] as long work, with its `{ signal, onProgress }` in `options`.
 fn run_long(what: &'static str, options: JsValue, work: impl Future<Output = Result<JsValue>> + 'static) -> Promise {
-    drive(Some((what, options)), Box::pin(work))
+    drive(Some((what, options)), None, Box::pin(work))
+}
+
+/// What a user's function threw during a call (an `update` updater): the call rejects with it.
+pub(crate) type Thrown = Rc<Cell<Option<JsValue>>>;
+
+/// `work` run by [`drive`], rejecting with what `thrown` caught if it failed after catching.
+pub(crate) fn run_thrown(thrown: Thrown, work: impl Future<Output = Result<JsValue>> + 'static) -> Promise {
+    drive(None, Some(thrown), Box::pin(work))
+}
+
+/// Calls an updater (`update`) with the current value through a catch binding, inside the
+/// transaction: what it throws goes to `thrown` (the call rejects with it), and a Promise or any
+/// thenable it returns is refused, since no transaction can wait for one. `what` names the call.
+pub(crate) fn call_updater(f: &js_sys::Function, current: JsValue, thrown: &Thrown, what: &dyn Fn() -> String) -> Result<JsValue> {
+    let caught = |e: JsValue| {
+        thrown.set(Some(e));
+        Error::Aborted
+    };
+    let value = f.call1(&JsValue::UNDEFINED, &current).map_err(caught)?;
+    if value.is_object() || value.is_function() {
+        let then = js_sys::Reflect::get(&value, &"then".into()).map_err(caught)?;
+        if then.is_function() {
+            return Err(Error::InvalidType(format!(
+                "{}: the updater returned a Promise (or another thenable), which a transaction cannot wait for; nothing was written. Make it synchronous: await what it needs before calling, then return the new value",
+                what()
+            )));
+        }
+    }
+    Ok(value)
+}
+
+/// An updater argument: a function.
+pub(crate) fn updater(what: &str, f: &JsValue) -> Result<js_sys::Function> {
+    f.clone().dyn_into::<js_sys::Function>().map_err(|f| Error::wrong_type(what, &convert::describe(&f), "a function, (current) => newValue"))
 }
 
 /// Unix ms or "no expiry" as the API reports them: seconds, `null`, or `undefined` if missing.
@@ -261,12 +302,71 @@ impl TtlStore {
         })
     }
 
-    /// Sets or changes the expiry of a live entry; `false` if missing.
+    /// Sets or changes the expiry of a live entry, on the condition `only` if given
+    /// (`"noExpiry"`, `"hasExpiry"`, `"later"`, `"sooner"`); `false` if missing or it does not hold.
     pub fn expire(&self, key: JsValue, options: JsValue) -> Promise {
         let store = self.store.clone();
         run(async move {
-            let (key, spec) = (convert::key(&key)?, convert::expire_options(&options)?);
-            Ok(store.expire(key, &spec).await?.into())
+            let (key, (spec, only)) = (convert::key(&key)?, convert::expire_options(&options)?);
+            Ok(store.expire(key, &spec, only).await?.into())
+        })
+    }
+
+    /// Writes only where no live entry is (Redis `SET NX`); whether it wrote.
+    pub fn add(&self, key: JsValue, value: JsValue, options: JsValue) -> Promise {
+        self.put_if(key, value, options, Only::Absent)
+    }
+
+    /// Writes only over a live entry (Redis `SET XX`); whether it wrote.
+    pub fn replace(&self, key: JsValue, value: JsValue, options: JsValue) -> Promise {
+        self.put_if(key, value, options, Only::Present)
+    }
+
+    /// The live value, removed at once (Redis `GETDEL`); `undefined` if missing or expired.
+    pub fn take(&self, key: JsValue) -> Promise {
+        let store = self.store.clone();
+        run(async move { store.take(convert::key(&key)?).await })
+    }
+
+    /// Adds `by` (default 1) to a number entry, atomically; the new number. A missing or expired
+    /// key starts from 0 with `options`' expiry; a live one keeps its own (Redis `INCR`).
+    pub fn incr(&self, key: JsValue, by: JsValue, options: JsValue) -> Promise {
+        let store = self.store.clone();
+        run(async move {
+            let key = convert::key(&key)?;
+            let k = describe_key(&key);
+            let by = if by.is_undefined() { 1.0 } else { check_by(&k, by.as_f64(), || convert::describe(&by))? };
+            let spec = convert::modify_options("incr options", &options)?;
+            let mut add = |current: JsValue| {
+                let n = match current.as_f64() {
+                    _ if current.is_undefined() => None,
+                    Some(n) => Some(n),
+                    None => {
+                        return Err(Error::InvalidType(format!(
+                            "incr({k}): the value stored under key {k} is {}, not a number; nothing was written. incr adds to numbers only: use update(key, fn) for other values, or delete the key first",
+                            convert::describe(&current)
+                        )))
+                    }
+                };
+                Ok(JsValue::from_f64(sum(&k, n, by)?))
+            };
+            store.update("incr", key, &spec, true, &mut add).await
+        })
+    }
+
+    /// `updater(current)` (the live value, or `undefined`), run synchronously inside one
+    /// transaction, gives the value written and resolved; `undefined` removes the entry. The
+    /// expiry is kept unless `options` give one.
+    pub fn update(&self, key: JsValue, updater: JsValue, options: JsValue) -> Promise {
+        let store = self.store.clone();
+        let thrown = Thrown::default();
+        run_thrown(thrown.clone(), async move {
+            let key = convert::key(&key)?;
+            let f = self::updater("update updater", &updater)?;
+            let spec = if options.is_undefined() { ExpirySpec::Keep } else { convert::modify_options("update options", &options)? };
+            let what = || format!("update({})", describe_key(&key));
+            let mut call = |current| call_updater(&f, current, &thrown, &what);
+            store.update("update", key.clone(), &spec, false, &mut call).await
         })
     }
 
@@ -395,6 +495,17 @@ impl TtlStore {
             let name = convert::name("time series name", &name)?;
             let options = convert::series_options(&options)?;
             Ok(TimeSeries { inner: store.time_series(&name, options).await? }.into())
+        })
+    }
+}
+
+impl TtlStore {
+    fn put_if(&self, key: JsValue, value: JsValue, options: JsValue, only: Only) -> Promise {
+        let store = self.store.clone();
+        let what = if only == Only::Absent { "add options" } else { "replace options" };
+        run(async move {
+            let (key, spec) = (convert::key(&key)?, convert::set_options_as(what, &options)?);
+            Ok(store.put_if(key, value, spec, only).await?.into())
         })
     }
 }

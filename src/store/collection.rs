@@ -195,6 +195,82 @@ impl Collection {
         Ok(())
     }
 
+    /// `collection.update(id, updater)` (MongoDB `findOneAndUpdate`): `f(current)` (the live
+    /// document, `undefined` if none) gives the new document, run inside one transaction; its TTL
+    /// field read from it; `None` removes the document. The new document, or `undefined`. In a
+    /// store that encrypts, `f` runs between a read and a write made only if the document is
+    /// still the one read, again until it is (as [`Store::update`] for entries).
+    #[cfg(feature = "full")]
+    pub async fn update(&self, id: JsValue, f: &mut dyn FnMut(JsValue) -> Result<Option<DocIn>>) -> Result<JsValue> {
+        use crate::idb::DocChange;
+        let encrypted = self.store.encrypted();
+        for _ in 0..super::entries::SEALED_TRIES {
+            let conn = self.store.live().await?;
+            let cutoff = self.cutoff();
+            let (seen, old) = if encrypted {
+                let seen = conn.get_docs(&self.name, &Array::of1(&id), cutoff).await?.get(0);
+                let old = self.store.open_docs(&conn, &self.name, std::slice::from_ref(&id), vec![seen.clone()]).await?.pop().unwrap_or_default();
+                (Some(super::entries::sealed_token(&seen)), old)
+            } else {
+                (None, JsValue::UNDEFINED)
+            };
+            let mut sealed = None;
+            if encrypted {
+                sealed = Some(match f(old)? {
+                    Some(d) => {
+                        let mut w = self.writes(vec![d]);
+                        let doc = w[0].doc.clone();
+                        self.store.seal_docs(&conn, &self.name, &mut w).await?;
+                        w.pop().map(|w| (w, doc))
+                    }
+                    None => None,
+                });
+            }
+            // Some(the new document, `undefined` if removed) once written.
+            let mut outcome: Option<JsValue> = None;
+            conn.modify_doc(&self.name, &id, cutoff, &mut |current| {
+                let new = match (&seen, &sealed) {
+                    (Some(token), Some(sealed)) => {
+                        if current.as_ref().map_or_else(Vec::new, super::entries::sealed_token) != *token {
+                            return Ok(DocChange::Keep);
+                        }
+                        sealed.as_ref().map(|(w, doc)| (DocWrite { id: w.id.clone(), reference_ms: w.reference_ms, doc: w.doc.clone() }, doc.clone()))
+                    }
+                    _ => {
+                        let had = current.is_some();
+                        let new = f(current.unwrap_or_default())?.map(|d| self.writes(vec![d]).remove(0));
+                        if new.is_none() && !had {
+                            outcome = Some(JsValue::UNDEFINED);
+                            return Ok(DocChange::Keep);
+                        }
+                        new.map(|w| {
+                            let doc = w.doc.clone();
+                            (w, doc)
+                        })
+                    }
+                };
+                Ok(match new {
+                    Some((w, doc)) => {
+                        outcome = Some(doc);
+                        DocChange::Put(w)
+                    }
+                    None => {
+                        outcome = Some(JsValue::UNDEFINED);
+                        DocChange::Delete
+                    }
+                })
+            })
+            .await?;
+            let Some(doc) = outcome else { continue };
+            self.changed("update", Array::of1(&id));
+            return Ok(doc);
+        }
+        Err(Error::Timeout {
+            op: format!("updating document {} of collection {} in an encrypted store", crate::idb::describe_key(&id), quote(&self.name)),
+            message: format!("other tabs or workers changed it between each of {} reads and writes; retry later", super::entries::SEALED_TRIES),
+        })
+    }
+
     /// Live documents with `ids`, in order (`undefined` where missing or expired).
     pub async fn get_many(&self, ids: &Array) -> Result<Array> {
         let conn = self.store.live().await?;

@@ -7,7 +7,8 @@ use wasm_bindgen::prelude::*;
 use super::{plain_object, Store};
 use crate::core::entry::{Expiry, ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
-use crate::idb::{Cap, Conn, ExpiryChange, Write};
+use crate::core::modify::{written_spec, ExpireIf, Only};
+use crate::idb::{Cap, Conn, ExpiryChange, Modify, Pending, Write};
 use crate::timer::now_ms;
 
 use super::crypt;
@@ -228,10 +229,11 @@ impl Store {
         self.live().await?.live_expiry_detail(key, now_ms()).await
     }
 
-    /// Sets a new expiry on a live entry (Redis `EXPIRE`); `false` if missing. An expiry in the
-    /// past removes the entry (and still answers `true`).
-    pub async fn expire(&self, key: JsValue, spec: &ExpirySpec) -> Result<bool> {
-        let changed = self.live().await?.change_expiry(&key, ExpiryChange::Set(spec), now_ms()).await?;
+    /// Sets a new expiry on a live entry (Redis `EXPIRE`), on the condition `only` if given;
+    /// `false` if missing or the condition does not hold. An expiry in the past removes the entry
+    /// (and still answers `true`).
+    pub async fn expire(&self, key: JsValue, spec: &ExpirySpec, only: Option<ExpireIf>) -> Result<bool> {
+        let changed = self.live().await?.change_expiry(&key, ExpiryChange::Set(spec, only), now_ms()).await?;
         if changed {
             self.emit_change("expire", Array::of1(&key));
         }
@@ -246,6 +248,160 @@ impl Store {
         }
         Ok(changed)
     }
+}
+
+/// Read-modify-write (`add`, `replace`, `take`, `incr`, `update`): each one readwrite
+/// transaction ([`Conn::modify`]), so atomic against every other tab, worker and verb.
+impl Store {
+    /// `add` (`Only::Absent`, Redis `SET NX`) and `replace` (`Only::Present`, `SET XX`): writes
+    /// `value` only where no live entry is, or only over one; whether it wrote.
+    pub async fn put_if(&self, key: JsValue, value: JsValue, spec: ExpirySpec, only: Only) -> Result<bool> {
+        let (op, what) = match only {
+            Only::Absent => ("add", "adding an entry"),
+            Only::Present => ("replace", "replacing an entry"),
+        };
+        let conn = self.live().await?;
+        let mut writes = [Write { key: key.clone(), value, spec }];
+        self.seal_writes(&conn, &mut writes).await?;
+        let [w] = writes;
+        let (now, default) = (now_ms(), self.0.config.default_ttl.as_ref());
+        let mut wrote = false;
+        let evicted = conn
+            .modify(what, &key, self.cap(), now, &mut |current| {
+                let current = current.map(|c| c.x);
+                if !only.writes(current.is_some()) {
+                    return Ok(Modify::Keep);
+                }
+                wrote = true;
+                Ok(Modify::Put(w.value.clone(), w.spec.resolve(default, current, now)?))
+            })
+            .await?;
+        self.evicted(evicted, "maxEntries");
+        if wrote {
+            self.emit_change(op, Array::of1(&key));
+        }
+        Ok(wrote)
+    }
+
+    /// Reads and removes the live entry (Redis `GETDEL`): its value, `undefined` if missing or
+    /// expired.
+    pub async fn take(&self, key: JsValue) -> Result<JsValue> {
+        let conn = self.live().await?;
+        let mut taken = None;
+        conn.modify("taking an entry", &key, None, now_ms(), &mut |current| {
+            Ok(match current {
+                Some(c) => {
+                    taken = Some(c.value);
+                    Modify::Delete
+                }
+                None => Modify::Keep,
+            })
+        })
+        .await?;
+        let Some(value) = taken else { return Ok(JsValue::UNDEFINED) };
+        self.emit_change("take", Array::of1(&key));
+        self.open_value(&conn, &key, value).await
+    }
+
+    /// `update` and `incr` (`op`): `f(current)` (the live value, `undefined` if none) gives the
+    /// new value, written with `spec` (with `keep_live`, a live entry keeps its expiry: `incr`);
+    /// `undefined` removes the entry. `f` runs inside the transaction; in a store that encrypts,
+    /// whose values are opened and sealed by Web Crypto (which no transaction can wait for), it
+    /// runs between a read and a write made only if the entry is still the one read, again
+    /// until it is.
+    pub fn update<'a>(&'a self, op: &'static str, key: JsValue, spec: &'a ExpirySpec, keep_live: bool, f: &'a mut dyn FnMut(JsValue) -> Result<JsValue>) -> Pending<'a, JsValue> {
+        Box::pin(async move {
+            #[cfg(feature = "full")]
+            if self.encrypted() {
+                return self.update_sealed(op, key, spec, keep_live, f).await;
+            }
+            let conn = self.live().await?;
+            let (now, default) = (now_ms(), self.0.config.default_ttl.as_ref());
+            let (mut value, mut had) = (JsValue::UNDEFINED, false);
+            let evicted = conn
+                .modify(UPDATING, &key, self.cap(), now, &mut |current| {
+                    let (old, x) = current.map_or((JsValue::UNDEFINED, None), |c| (c.value, Some(c.x)));
+                    had = x.is_some();
+                    value = f(old)?;
+                    rewrite(value.clone(), spec, keep_live, x, default, now)
+                })
+                .await?;
+            self.evicted(evicted, "maxEntries");
+            if had || !value.is_undefined() {
+                self.emit_change(op, Array::of1(&key));
+            }
+            Ok(value)
+        })
+    }
+
+    /// [`Store::update`] in a store that encrypts: read and open, `f`, seal, then write in one
+    /// transaction only if the stored entry is still the one read (the same sealed value, whose
+    /// IV is fresh per write), else again.
+    #[cfg(feature = "full")]
+    async fn update_sealed(&self, op: &'static str, key: JsValue, spec: &ExpirySpec, keep_live: bool, f: &mut dyn FnMut(JsValue) -> Result<JsValue>) -> Result<JsValue> {
+        for _ in 0..SEALED_TRIES {
+            let conn = self.live().await?;
+            let seen = conn.live_entry(&key, now_ms()).await?;
+            let token = seen.as_ref().map(|c| sealed_token(&c.value));
+            let old = match seen {
+                Some(c) => self.open_value(&conn, &key, c.value).await?,
+                None => JsValue::UNDEFINED,
+            };
+            let value = f(old)?;
+            let sealed = if value.is_undefined() {
+                JsValue::UNDEFINED
+            } else {
+                let mut writes = [Write { key: key.clone(), value: value.clone(), spec: ExpirySpec::Default }];
+                self.seal_writes(&conn, &mut writes).await?;
+                let [w] = writes;
+                w.value
+            };
+            let (now, default) = (now_ms(), self.0.config.default_ttl.as_ref());
+            let mut written = false;
+            let evicted = conn
+                .modify(UPDATING, &key, self.cap(), now, &mut |current| {
+                    if current.as_ref().map(|c| sealed_token(&c.value)) != token {
+                        return Ok(Modify::Keep);
+                    }
+                    written = true;
+                    rewrite(sealed.clone(), spec, keep_live, current.map(|c| c.x), default, now)
+                })
+                .await?;
+            self.evicted(evicted, "maxEntries");
+            if written {
+                if token.is_some() || !value.is_undefined() {
+                    self.emit_change(op, Array::of1(&key));
+                }
+                return Ok(value);
+            }
+        }
+        Err(Error::Timeout {
+            op: format!("{op} of key {} in an encrypted store", crate::idb::describe_key(&key)),
+            message: format!("other tabs or workers changed the entry between each of {SEALED_TRIES} reads and writes; retry later"),
+        })
+    }
+}
+
+const UPDATING: &str = "updating an entry";
+
+#[cfg(feature = "full")]
+/// Rounds of read, open, seal and conditional write an encrypted `update`/`incr` makes before
+/// giving up.
+pub(super) const SEALED_TRIES: u32 = 50;
+
+/// What `update`/`incr` write: `value` (`undefined` removes the entry) with `spec`, or (with
+/// `keep_live`, over a live entry) the current expiry `x`.
+fn rewrite(value: JsValue, spec: &ExpirySpec, keep_live: bool, x: Option<Expiry>, default: Option<&crate::core::expiry::Ttl>, now: f64) -> Result<Modify> {
+    if value.is_undefined() {
+        return Ok(Modify::Delete);
+    }
+    Ok(Modify::Put(value, written_spec(spec, keep_live, x.is_some()).resolve(default, x, now)?))
+}
+
+#[cfg(feature = "full")]
+/// What tells one sealed value from another: its IV, fresh per write.
+pub(super) fn sealed_token(v: &JsValue) -> Vec<u8> {
+    js_sys::Reflect::get(v, &"iv".into()).ok().and_then(|iv| iv.dyn_into::<js_sys::Uint8Array>().ok()).map(|iv| iv.to_vec()).unwrap_or_default()
 }
 
 /// Rounds of `evictOnQuota` eviction before a write is given up: 1 + 2 + ... + 128 = 255 times
