@@ -186,6 +186,10 @@ for (const engine of ["firefox", "webkit"]) {
         assert.equal(t.holder, winner.tab, `${t.tab} shows the holder`);
         assert.equal(t.lock, t === winner ? "mine" : "other");
       }
+      // One hit in the second tab: watch() tells the first tab the new count (a live key's incr).
+      await session.eval(() => document.querySelector('[data-testid="atomic-hit"]').click());
+      await session.switchTo(first);
+      await session.waitFor(() => document.querySelector('[data-testid="atomic-count"]').dataset.count === "201" || null, 5_000, "the first tab to show the second tab's hit");
     });
   });
 }
