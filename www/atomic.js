@@ -18,7 +18,7 @@ const LOCK = "lock";
 const LOCK_SECS = 30;
 const TICK_MS = 100;
 const LOG_MAX = 60;
-/** Log lines of one tab and text this close together are counted on one line ("×3"). */
+/** A log line counts the same tab's same write again ("×3") while they come this close together. */
 const COALESCE_MS = 1500;
 /** Ranges of a burst's results shown before "…". */
 const RANGES_SHOWN = 12;
@@ -48,13 +48,13 @@ function say(text, bad = false) {
   said.classList.toggle("bad", bad);
 }
 
-let lastLine = null; // { li, msg, time, who, text, n, at }
+const recent = new Map(); // `${who}\n${text}` -> { li, msg, time, n, at }: the line that counts it
 
 /** Adds a line to the log: `who` did `text`; the same again shortly after counts on that line. */
 function logLine(who, text) {
   const now = Date.now();
-  const l = lastLine;
-  if (l && l.who === who && l.text === text && now - l.at < COALESCE_MS && l.li.isConnected) {
+  const l = recent.get(`${who}\n${text}`);
+  if (l && now - l.at < COALESCE_MS && l.li.isConnected) {
     l.n += 1;
     l.at = now;
     l.li.dataset.count = String(l.n);
@@ -78,7 +78,7 @@ function logLine(who, text) {
   li.append(time, tag, msg);
   log.prepend(li);
   while (log.children.length > LOG_MAX) log.lastChild.remove();
-  lastLine = { li, msg, time, who, text, n: 1, at: now };
+  recent.set(`${who}\n${text}`, { li, msg, time, n: 1, at: now });
 }
 
 /** The lock's value as shown: a tab's name bare, anything else (set from the console) as a literal. */
