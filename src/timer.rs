@@ -176,6 +176,30 @@ impl Leadership {
     }
 }
 
+/// Waits for the exclusive Web Lock `name` and holds it for as long as the returned value lives:
+/// the calls that take it run one after another, in every tab and worker (`None`, at once, where
+/// there are no Web Locks).
+pub async fn exclusive(name: &str) -> Option<Leadership> {
+    let granted: Rc<(Cell<bool>, RefCell<Option<std::task::Waker>>)> = Rc::default();
+    let tell = granted.clone();
+    let lock = Leadership::request(name, move || {
+        tell.0.set(true);
+        if let Some(w) = tell.1.take() {
+            w.wake();
+        }
+    })?;
+    std::future::poll_fn(|cx| {
+        if granted.0.get() {
+            Poll::Ready(())
+        } else {
+            *granted.1.borrow_mut() = Some(cx.waker().clone());
+            Poll::Pending
+        }
+    })
+    .await;
+    Some(lock)
+}
+
 impl Drop for Leadership {
     fn drop(&mut self) {
         // Before the closure is dropped: members.js never calls it after release().

@@ -208,6 +208,12 @@ impl Collection {
             let doc = w.doc.clone();
             (w, doc)
         };
+        // In a store that encrypts, such calls on one document take turns in every tab and
+        // worker (as for entries).
+        let _turn = match self.store.encrypted() {
+            true => crate::timer::exclusive(&format!("idb-ttl {} rmw {} {}", self.store.name(), quote(&self.name), crate::idb::describe_key(&id))).await,
+            false => None,
+        };
         for _ in 0..super::entries::SEALED_TRIES {
             let conn = self.store.live().await?;
             let cutoff = self.cutoff();
@@ -244,7 +250,7 @@ impl Collection {
         }
         Err(Error::Timeout {
             op: format!("updating document {} of collection {} in an encrypted store", crate::idb::describe_key(&id), quote(&self.name)),
-            message: format!("other tabs or workers changed it between each of {} reads and writes; retry later", super::entries::SEALED_TRIES),
+            message: format!("other writes (put, delete...) changed it between each of {} reads and writes; retry later", super::entries::SEALED_TRIES),
         })
     }
 

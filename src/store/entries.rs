@@ -339,6 +339,9 @@ impl Store {
     /// IV is fresh per write), else again.
     #[cfg(feature = "full")]
     async fn update_sealed(&self, op: &'static str, key: JsValue, spec: &ExpirySpec, keep_live: bool, f: &mut dyn FnMut(JsValue) -> Result<JsValue>) -> Result<JsValue> {
+        // Such calls on one key take turns, here and in every tab and worker: the check below
+        // then only meets writes of other verbs.
+        let _turn = crate::timer::exclusive(&format!("idb-ttl {} rmw {}", self.name(), crate::idb::describe_key(&key))).await;
         for _ in 0..SEALED_TRIES {
             let conn = self.live().await?;
             let seen = conn.live_entry(&key, now_ms()).await?;
@@ -377,7 +380,7 @@ impl Store {
         }
         Err(Error::Timeout {
             op: format!("{op} of key {} in an encrypted store", crate::idb::describe_key(&key)),
-            message: format!("other tabs or workers changed the entry between each of {SEALED_TRIES} reads and writes; retry later"),
+            message: format!("other writes (set, delete...) changed the entry between each of {SEALED_TRIES} reads and writes; retry later"),
         })
     }
 }

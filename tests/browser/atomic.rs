@@ -321,13 +321,14 @@ async fn bad_input_is_refused_and_nothing_is_written() {
 async fn incr_and_update_in_an_encrypted_store_lose_nothing() {
     let name = db_name("rmwcrypt");
     let s = open(&name, js("({ autoReap: false, encryption: true })")).await;
-    let got = all_at_once(&s, "Array.from({ length: 30 }, () => s.incr('n', 1, { ttl: 60 }))").await;
+    // 100 at once on one key, none given up (they take turns), none lost.
+    let got = all_at_once(&s, "Array.from({ length: 100 }, () => s.incr('n', 1, { ttl: 60 }))").await;
     let mut got: Vec<f64> = got.iter().map(num).collect();
     got.sort_by(f64::total_cmp);
-    assert_eq!(got, (1..=30).map(f64::from).collect::<Vec<_>>());
-    assert_eq!(call(&s, "get", &["n".into()]).await, 30);
-    all_at_once(&s, "Array.from({ length: 20 }, (_, i) => s.update('list', (old) => [...(old ?? []), i]))").await;
-    assert_eq!(js_sys::Array::from(&call(&s, "get", &["list".into()]).await).length(), 20);
+    assert_eq!(got, (1..=100).map(f64::from).collect::<Vec<_>>());
+    assert_eq!(call(&s, "get", &["n".into()]).await, 100);
+    all_at_once(&s, "Array.from({ length: 100 }, (_, i) => s.update('list', (old) => [...(old ?? []), i]))").await;
+    assert_eq!(js_sys::Array::from(&call(&s, "get", &["list".into()]).await).length(), 100);
     // Stored sealed: no plaintext number in the raw records.
     let raw = raw_records(&name).await;
     assert!(raw.iter().all(|r| !field(&r, "v").as_f64().is_some()), "a value was stored in the clear");
@@ -343,6 +344,7 @@ async fn collection_update_reads_the_ttl_field_of_the_new_document() {
     let name = db_name("docupdate");
     let s = open_manual(&name).await;
     let c = call(&s, "collection", &["sessions".into(), js("({ keyPath: 'id', ttlIndex: { field: 'seen', expireAfter: 60 } })")]).await;
+    collection_update_at_once().await;
     // Seen 50 s ago: 10 s left.
     call(&c, "put", &[js("({ id: 's1', n: 0, seen: new Date(Date.now() - 50000) })")]).await;
     all_at_once(&c, "Array.from({ length: 20 }, () => s.update('s1', (d) => ({ ...d, n: d.n + 1 })))").await;
@@ -367,6 +369,19 @@ async fn collection_update_reads_the_ttl_field_of_the_new_document() {
     // Returning undefined deletes the document.
     assert_eq!(call(&c, "update", &["s2".into(), js("() => undefined")]).await, JsValue::UNDEFINED);
     assert_eq!(call(&c, "get", &["s2".into()]).await, JsValue::UNDEFINED);
+    call(&s, "close", &[]).await;
+    destroy(&name).await;
+}
+
+/// 50 `collection.update`s of one document at once in an encrypted store: none given up, none lost.
+#[cfg(feature = "full")]
+async fn collection_update_at_once() {
+    let name = db_name("docupdcrypt");
+    let s = open(&name, js("({ autoReap: false, encryption: true })")).await;
+    let c = call(&s, "collection", &["c".into(), js("({ keyPath: 'id' })")]).await;
+    call(&c, "put", &[js("({ id: 1, n: 0 })")]).await;
+    all_at_once(&c, "Array.from({ length: 50 }, () => s.update(1, (d) => ({ ...d, n: d.n + 1 })))").await;
+    assert_eq!(field(&call(&c, "get", &[1.into()]).await, "n"), 50);
     call(&s, "close", &[]).await;
     destroy(&name).await;
 }
