@@ -1,6 +1,7 @@
 // The read-modify-write verbs (issue 33) are atomic across contexts: two tabs of one origin on one
 // database, then a tab and its dedicated worker, each firing a burst of calls on one key at once
-// (every call made in one synchronous loop, both bursts started by one BroadcastChannel message):
+// (every call made in one synchronous loop; one BroadcastChannel message gives both the time to
+// start, and each checks that the two bursts overlapped):
 //   - 300 incr("hits") from each: the 600 results are exactly 1..600, and get() gives 600;
 //   - 20 add("claim") from each: exactly one true, and get() gives that call's value;
 //   - 100 update("list") from each, appending one item: 200 items, all distinct, all there, and
@@ -33,6 +34,12 @@ const PAIRS = {
   "two tabs": [{ tab: 0, target: "page", label: "tabA" }, { tab: 1, target: "page", label: "tabB" }],
   "a tab and a worker": [{ tab: 0, target: "page", label: "page" }, { tab: 0, target: "worker", label: "worker" }],
 };
+
+/**
+ * How far ahead of the "go" message the bursts start (each member waits for that time): longer than
+ * the message takes to reach a tab or a worker.
+ */
+const LEAD_MS = 50;
 
 const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
 const ascending = (a) => [...a].sort((x, y) => x - y);
@@ -132,7 +139,7 @@ async function race(tabs, pair, burst, runTag) {
   const run = `atomic-go-${runTag}-${burst}-${Math.random().toString(36).slice(2)}`;
   const { n, key } = BURSTS[burst];
   for (const m of pair) await tabs.call(m.tab, m.target, "arm", { run, burst, n, label: m.label });
-  await tabs.call(pair[0].tab, "page", "go", run);
+  await tabs.call(pair[0].tab, "page", "go", { run, leadMs: LEAD_MS });
   const outcomes = [];
   for (const m of pair) outcomes.push({ ...m, ...(await tabs.call(m.tab, m.target, "outcome", run)) });
   const stored = [];
