@@ -20,7 +20,7 @@ use crate::core::error::Result;
 use crate::core::text::quote;
 
 /// One document to store: its id, its reference time (Unix ms, +Infinity for never) and itself.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DocWrite {
     /// The value at the collection's key path.
     pub id: JsValue,
