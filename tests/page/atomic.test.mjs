@@ -3,10 +3,10 @@
 // (every call made in one synchronous loop; one BroadcastChannel message gives both the time to
 // start; a race whose two bursts did not overlap in time is run again, up to 10 times, each one's
 // results meeting the bar):
-//   - 300 incr("hits") from each: the 600 results are exactly 1..600, and get() gives 600;
-//   - 20 add("claim") from each: exactly one true, and get() gives that call's value;
-//   - 100 update("list") from each, appending one item: 200 items, all distinct, all there, and
-//     the 200 arrays the calls resolved to have lengths 1..200 (each saw every one before it).
+//   - 300 incr(key) from each: the 600 results are exactly 1..600, and get() gives 600;
+//   - 20 add(key) from each: exactly one true, and get() gives that call's value;
+//   - 100 update(key) from each, appending one item: 200 items, all distinct, all there, and the
+//     200 arrays the calls resolved to have lengths 1..200 (each saw every one before it).
 // Against both entries (idb-ttl and idb-ttl/lite: the fixture's ?entry=), in Chromium on LevelDB
 // and on its SQLite backend (Playwright), Firefox and WebKit (WebDriver, webdriver.mjs): one
 // browser per engine, both tabs in it. Fixture: tests/page/fixtures/atomic.html (atomic-member.mjs,
@@ -27,7 +27,7 @@ import { available, launch } from "./webdriver.mjs";
 const FIXTURE = "tests/page/fixtures/atomic.html";
 const ENTRIES = ["default", "lite"];
 
-/** Each burst's calls per member, and the key it works on. */
+/** Each burst's calls per member, and its key (with the attempt's number appended). */
 const BURSTS = { incr: { n: 300, key: "hits" }, add: { n: 20, key: "claim" }, update: { n: 100, key: "list" } };
 
 /** The two members of each pairing: which tab, and there the page or its worker. */
@@ -38,9 +38,9 @@ const PAIRS = {
 
 /**
  * How far ahead of the "go" message the bursts start (each member waits for that time in a busy
- * loop): longer than the message takes to reach a tab or a worker (under 6 ms seen), short enough
- * that the loop is not preempted at the start time (with 50 ms, on 2 loaded cores, the one member
- * often began only once the other's 20 add() calls had all settled).
+ * loop): longer than the message takes to reach a tab or a worker (under 6 ms seen). A shorter busy
+ * wait is preempted less often on 2 loaded cores: with 50 ms, one member often began only once the
+ * other's 20 add() calls had all settled.
  */
 const LEAD_MS = 20;
 
