@@ -44,6 +44,12 @@ const PAIRS = {
  */
 const LEAD_MS = 20;
 
+/**
+ * Longest wait for a burst's calls to settle: longer than the store's timeoutMs (30 s), after which
+ * a transaction that got no answer rejects; shorter than WebDriver's script timeout (60 s).
+ */
+const OUTCOME_MS = 45_000;
+
 /** Races of one burst until one has the two bursts overlap. */
 const MAX_ATTEMPTS = 10;
 
@@ -147,8 +153,9 @@ async function race(tabs, pair, burst, key) {
   for (const m of pair) await tabs.call(m.tab, m.target, "arm", { run, burst, key, n, label: m.label });
   await tabs.call(pair[0].tab, "page", "go", { run, leadMs: LEAD_MS });
   const outcomes = [];
-  for (const m of pair) outcomes.push({ ...m, ...(await tabs.call(m.tab, m.target, "outcome", run)) });
+  for (const m of pair) outcomes.push({ ...m, ...(await tabs.call(m.tab, m.target, "outcome", { run, ms: OUTCOME_MS })) });
   const stored = [];
+  if (outcomes.some((o) => o.hung)) return { key, outcomes, stored };
   for (const m of pair) stored.push(await tabs.call(m.tab, m.target, "get", key));
   return { key, outcomes, stored };
 }
@@ -206,6 +213,12 @@ const BARS = {
 async function raceUntilOverlap(t, at, tabs, pair, burst) {
   for (let attempt = 1; ; attempt++) {
     const r = await race(tabs, pair, burst, `${BURSTS[burst].key}-${attempt}`);
+    for (const o of r.outcomes) {
+      assert.ok(!o.hung, `${at}: ${o.label}'s ${burst} burst (attempt ${attempt}): ` + (o.started
+        ? `${o.pending.length} of its ${BURSTS[burst].n} calls still pending after ${OUTCOME_MS} ms (calls ${o.pending.slice(0, 20).join(", ")}${o.pending.length > 20 ? ", ..." : ""})`
+        : `never started in ${OUTCOME_MS} ms (the go message never arrived)`) +
+        `; the other's: ${JSON.stringify(r.outcomes.find((x) => x !== o), (k, v) => (k === "values" ? `${v.length} values` : v))}`);
+    }
     for (const o of r.outcomes) assert.deepEqual(o.errors, [], `${at}: ${o.label}'s ${burst} calls rejected`);
     const note = BARS[burst](at, r, pair);
     if (overlapped(r.outcomes)) {
