@@ -295,11 +295,48 @@ export type SetManyEntry =
   | [key: Key, value: unknown]
   | [key: Key, value: unknown, options: SetOptions];
 
-/** Options of `expire(key, options)`: exactly one of `ttl` or `expiresAt`, or `idle` with either as its cap. */
+/**
+ * `expire`'s condition (Redis 7's `EXPIRE` flags): `"noExpiry"` (NX) only if the entry has no
+ * expiry now; `"hasExpiry"` (XX) only if it has one; `"later"` (GT) only if the new expiry is
+ * later than the current one (an entry without expiry expires never, so nothing is later);
+ * `"sooner"` (LT) only if it is sooner (an entry without expiry always gets it).
+ */
+export type ExpireCondition = "noExpiry" | "hasExpiry" | "later" | "sooner";
+
+/**
+ * Options of `expire(key, options)`: exactly one of `ttl` or `expiresAt`, or `idle` with either as
+ * its cap; `only`, the condition on which the expiry is set (none: always).
+ */
 export type ExpireOptions =
-  | { /** Seconds from now, or a duration string. */ ttl: TtlInput; expiresAt?: never; idle?: never }
-  | { /** Unix seconds, ISO-8601 string, or `Date`. */ expiresAt: ExpiresAtInput; ttl?: never; idle?: never }
-  | { /** The idle window (see `SetIdle`). */ idle: TtlInput; ttl?: TtlInput; expiresAt?: ExpiresAtInput };
+  | { /** Seconds from now, or a duration string. */ ttl: TtlInput; expiresAt?: never; idle?: never; only?: ExpireCondition }
+  | { /** Unix seconds, ISO-8601 string, or `Date`. */ expiresAt: ExpiresAtInput; ttl?: never; idle?: never; only?: ExpireCondition }
+  | { /** The idle window (see `SetIdle`). */ idle: TtlInput; ttl?: TtlInput; expiresAt?: ExpiresAtInput; only?: ExpireCondition };
+
+/**
+ * Options of `incr` and `update`: the expiry to write, as `set` takes it, but no `keepTtl`:
+ * keeping the entry's expiry is what they do without options. `incr` gives it only to a key it
+ * creates (a missing or expired one); `update` writes it whatever it finds.
+ */
+export type ModifyOptions =
+  | { /** Seconds from now, or a duration string. */ ttl: TtlInput; expiresAt?: never; idle?: never; keepTtl?: never }
+  | { /** Unix seconds, ISO-8601 string, or `Date`. */ expiresAt: ExpiresAtInput; ttl?: never; idle?: never; keepTtl?: never }
+  | { /** The idle window (see `SetIdle`). */ idle: TtlInput; ttl?: TtlInput; expiresAt?: ExpiresAtInput; keepTtl?: never };
+
+/**
+ * What an `update` updater may return: its result type `R` as it is, unless `R` is a Promise or
+ * another thenable (the transaction cannot wait for it: a `TypeError` at run time) or `void` (a
+ * function that returns nothing would delete the entry). Those become a type that names the
+ * mistake, so the call does not compile.
+ */
+export type SyncResult<R> = [R] extends [{ then(...args: never[]): unknown }]
+  ? "an updater runs inside the transaction, which cannot wait: it must not return a Promise (await first, then call update)"
+  : [R] extends [void]
+    ? [void] extends [R]
+      ? unknown extends R
+        ? R
+        : "an updater that returns nothing deletes the entry: return the new value (or undefined to delete it on purpose)"
+      : R
+    : R;
 
 /** `ttl(key, { detail: true })`: the expiry of a live entry, told apart from an idle one's. */
 export interface TtlDetail {
@@ -411,8 +448,10 @@ export interface ExpiredEventDetail {
 export interface ChangeEventDetail {
   /**
    * The call that wrote. Entries: `"set"`, `"setMany"`, `"delete"`, `"deleteMany"`, `"clear"`,
-   * `"expire"`, `"persist"`, `"extend"` (reads moved idle entries' expiries on). Collections: `"put"`, `"delete"`, `"clear"`, `"setExpireAfter"`,
-   * `"createTtlIndex"`, `"dropTtlIndex"`. Time series: `"insert"`, `"clear"`.
+   * `"expire"`, `"persist"`, `"extend"` (reads moved idle entries' expiries on), `"add"`,
+   * `"replace"`, `"take"`, `"incr"`, `"update"` (only when they wrote: an `add` that resolved
+   * `false` fires nothing). Collections: `"put"`, `"update"`, `"delete"`, `"clear"`,
+   * `"setExpireAfter"`, `"createTtlIndex"`, `"dropTtlIndex"`. Time series: `"insert"`, `"clear"`.
    */
   op: string;
   /** Keys or document ids written or removed (empty for `clear`, index changes and events). */
@@ -625,6 +664,17 @@ export class Collection {
   /** `true` if a live document was removed. */
   delete(id: Key): Promise<boolean>;
   deleteMany(ids: Key[]): Promise<number>;
+  /**
+   * MongoDB's `findOneAndUpdate`: runs `updater(doc)` (the live document, or `undefined`)
+   * synchronously inside one readwrite transaction and writes the document it returns, which the
+   * promise resolves to. Its id (the `keyPath` field) must still be `id` (else a `TypeError`);
+   * its expiry is read from its TTL field, so `doc.createdAt = new Date()` moves it on. Returning
+   * `undefined` deletes the document. Throwing and Promises as in `TtlStore.update`.
+   */
+  update<T extends object = Record<string, unknown>, R extends T | undefined = T | undefined>(
+    id: Key,
+    updater: (doc: T | undefined) => SyncResult<R>,
+  ): Promise<R>;
   /** Number of live documents. */
   count(): Promise<number>;
   /** Live documents in id order. */
@@ -850,10 +900,59 @@ export class TtlStore {
   ttl(key: Key, options?: { detail?: false }): Promise<number | null | undefined>;
   /** With `{ detail: true }`: seconds left with an idle entry's window and cap; `undefined` = missing or expired. */
   ttl(key: Key, options: { detail: true }): Promise<TtlDetail | undefined>;
-  /** Sets or changes the expiry of a live entry (Redis `EXPIRE`); `false` if missing. A past expiry removes it. */
+  /**
+   * Sets or changes the expiry of a live entry (Redis `EXPIRE`), only when `only` holds if given
+   * (see `ExpireCondition`); `true` if the entry was live and the expiry was set, `false` if it
+   * was missing or expired or the condition did not hold. A past expiry removes it.
+   */
   expire(key: Key, options: ExpireOptions): Promise<boolean>;
   /** Removes the expiry (Redis `PERSIST`); `false` if missing or it had none. */
   persist(key: Key): Promise<boolean>;
+  /**
+   * Writes `value` only where no live entry is (Redis `SET NX`; an expired entry not reaped yet
+   * counts as absent); `true` if it wrote. Options as `set`'s. One readwrite transaction: of
+   * any number of tabs and workers adding one key at once, exactly one gets `true`.
+   */
+  add(key: Key, value: unknown, options?: SetOptions): Promise<boolean>;
+  /**
+   * Writes `value` only over a live entry (Redis `SET XX`); `true` if it wrote, `false` (nothing
+   * written) if the key is missing or expired. Options as `set`'s: `{ keepTtl: true }` keeps the
+   * entry's expiry.
+   */
+  replace(key: Key, value: unknown, options?: SetOptions): Promise<boolean>;
+  /**
+   * The live value, deleted in the same transaction (Redis `GETDEL`): of several tabs taking one
+   * key at once, one gets it. `undefined` (nothing deleted) if missing or expired.
+   */
+  take<T = unknown>(key: Key): Promise<T | undefined>;
+  /**
+   * Adds `by` (default 1; any finite number, negative or fractional) to a number entry in one
+   * readwrite transaction and resolves to the new number: no count is lost between tabs. A
+   * missing or expired key starts from 0 and takes `options`' expiry (or the store's
+   * `defaultTtl`); a live one keeps its own expiry (Redis `INCR`), so
+   * `incr("hits", 1, { ttl: 60 })` counts in a fixed 60 s window. Nothing is written when the
+   * stored value is not a number or `by` is not a finite number (`TypeError` naming the key), or
+   * the sum is not finite (`RangeError`).
+   */
+  incr(key: Key, by?: number, options?: ModifyOptions): Promise<number>;
+  /**
+   * Runs `updater(current)` (the live value, or `undefined`) synchronously inside one readwrite
+   * transaction and writes what it returns, which the promise resolves to; returning `undefined`
+   * deletes the entry (so `get` afterwards gives what `update` resolved to). The entry's expiry is
+   * kept unless `options` give one; a new key takes `options` or the store's `defaultTtl`.
+   * An updater that throws rejects the call with what it threw; one that returns a Promise or
+   * another thenable is a `TypeError` (it must not be `async`); either way nothing is written.
+   * In a store opened with `{ encryption }` the updater may run more than once (the store
+   * decrypts outside the transaction and writes only if the entry is unchanged, else retries):
+   * keep it free of side effects.
+   *
+   * Type the value with `update<T>(key, (current) => ...)` or by annotating `current`.
+   */
+  update<T = unknown, R extends T | undefined = T | undefined>(
+    key: Key,
+    updater: (current: T | undefined) => SyncResult<R>,
+    options?: ModifyOptions,
+  ): Promise<R>;
   //#full: not in idb-ttl/lite
   /** Opens collection `name`, creating it if new. */
   collection(name: string, options?: CollectionOptions): Promise<Collection>;

@@ -363,7 +363,11 @@ impl TtlStore {
         run_thrown(thrown.clone(), async move {
             let key = convert::key(&key)?;
             let f = self::updater("update updater", &updater)?;
-            let spec = if options.is_undefined() { ExpirySpec::Keep } else { convert::modify_options("update options", &options)? };
+            // Options that name no expiry (none, `null`, `{}`) keep the entry's.
+            let spec = match convert::modify_options("update options", &options)? {
+                ExpirySpec::Default => ExpirySpec::Keep,
+                spec => spec,
+            };
             let what = || format!("update({})", describe_key(&key));
             let mut call = |current| call_updater(&f, current, &thrown, &what);
             store.update("update", key.clone(), &spec, false, &mut call).await

@@ -358,3 +358,23 @@ async fn set_many_over_records_this_connection_never_saw() {
     call(&c, "close", &[]).await;
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn update_keeps_the_expiry_whenever_its_options_name_none() {
+    let name = db_name("updkeep");
+    let s = open_manual(&name).await;
+    let append = js("(old) => [...(old ?? []), 1]");
+    for (i, options) in [JsValue::UNDEFINED, JsValue::NULL, js("({})"), js("({ ttl: undefined })")].into_iter().enumerate() {
+        let key = JsValue::from(format!("k{i}"));
+        call(&s, "set", &[key.clone(), js("[]"), js("({ ttl: 100 })")]).await;
+        let at = num(&call(&s, "expiresAt", &[key.clone()]).await);
+        call(&s, "update", &[key.clone(), append.clone(), options.clone()]).await;
+        assert_eq!(call(&s, "expiresAt", &[key.clone()]).await, JsValue::from_f64(at), "update options #{i} (undefined, null, {{}}, {{ ttl: undefined }}): the expiry is kept");
+        assert_eq!(json(&call(&s, "get", &[key]).await), "[1]");
+    }
+    // Options that name an expiry set it.
+    call(&s, "update", &["k0".into(), append, js("({ ttl: 5 })")]).await;
+    assert_ttl_within(&s, "k0".into(), 4.0..=5.0).await;
+    call(&s, "close", &[]).await;
+    destroy(&name).await;
+}

@@ -241,7 +241,9 @@ test("every example of the package README runs, in order, against the package", 
   // One module: the examples as they stand, then a report of what they left in the store.
   const script = blocks.join("\n").replaceAll('from "idb-ttl"', 'from "./idb-ttl/index.js"') + `
     const report = { entries: await store.keys(), events: await events.count(), temps: await temps.count(),
-      snapshotEntries: snapshot.entries.length, copied: await copyStore.keys() };
+      snapshotEntries: snapshot.entries.length, copied: await copyStore.keys(),
+      counting: { attempts, showBanner, otp, otpLeft: await store.has("otp"), recent, later,
+        attemptsTtl: await store.ttl("login:ada"), bannerTtl: await store.ttl("banner:seen") } };
     document.body.dataset.report = JSON.stringify(report);`;
   writeFileSync(join(dir, "index.html"), `<!doctype html><link rel="icon" href="data:,"><body><script type="module">
     window.onerror = (m) => { document.body.dataset.error = String(m); };
@@ -257,16 +259,180 @@ test("every example of the package README runs, in order, against the package", 
       const { report, error } = await page.evaluate(() => ({ ...document.body.dataset }));
       assert.equal(error, undefined, `an example failed: ${error}`);
       const r = JSON.parse(report);
-      assert.deepEqual(r.entries, ["banner", "draft", "row1", "row2", "session", "token"]);
+      assert.deepEqual(r.entries, ["banner", "banner:seen", "draft", "login:ada", "recent", "row1", "row2", "session", "token"]);
       assert.deepEqual(r.copied, r.entries, "the long-work example's copy holds what the store held");
       assert.equal(r.events, 1);
       assert.equal(r.temps, 1);
-      assert.equal(r.snapshotEntries, 4);
+      assert.equal(r.snapshotEntries, 7);
+      // Counting and claiming: a first incr is 1 with its ttl, a first add writes, take empties.
+      const c = r.counting;
+      assert.equal(c.attempts, 1);
+      assert.ok(c.attemptsTtl > 50 && c.attemptsTtl <= 60, `incr's new key has its ttl (${c.attemptsTtl})`);
+      assert.equal(c.showBanner, true);
+      assert.ok(c.bannerTtl > 86_000 && c.bannerTtl <= 86_400, `add's entry has its ttl (${c.bannerTtl})`);
+      assert.equal(c.otp, "483920");
+      assert.equal(c.otpLeft, false, "take deleted what it gave");
+      assert.deepEqual(c.recent, ["/home"]);
+      assert.equal(c.later, true, "an expiry of 7200 s is later than 3600 s");
     });
   } finally {
     await stopServer(server.child);
   }
 });
+
+/**
+ * The three examples of the repository README's "Counting and claiming" section, as they stand
+ * there: the rate limiter (`incr`), the self-freeing lock (`add`, released by `update`) and the
+ * once-a-day banner (`add`).
+ */
+function countingExamples() {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = /^### Counting and claiming[^\n]*\n([\s\S]*?)^### /m.exec(readme);
+  assert.ok(section, "README.md has no \"Counting and claiming\" section");
+  const blocks = [...section[1].matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const one = (marker) => {
+    const found = blocks.filter((b) => b.includes(marker));
+    assert.equal(found.length, 1, `README.md, "Counting and claiming": one example with ${marker}`);
+    return found[0];
+  };
+  return { rate: one("limits.incr("), lock: one("locks.add("), banner: one("seen.add(") };
+}
+
+/**
+ * A directory holding the unpacked package and, for each entry, a page per README example:
+ * `<name>.html` (default entry) and `<name>-lite.html`. Each page runs its example as one module
+ * with the import pointed at the package, then hands `expose` (names of the example's top-level
+ * bindings) to the test on `window` and sets `data-ready` (or `data-error`).
+ */
+function countingPages() {
+  const dir = join(work, "counting-pages");
+  if (existsSync(dir)) return dir;
+  mkdirSync(dir, { recursive: true });
+  cpSync(unpacked, join(dir, "idb-ttl"), { recursive: true });
+  const { rate, lock, banner } = countingExamples();
+  // The takeover test waits for the lock to expire: the same example with a 2 s lock.
+  const lock2s = swap(lock, "const LOCK_SECS = 30;", "const LOCK_SECS = 2;", "the README's lock example");
+  const pages = {
+    rate: [rate, ["limits", "mayTryPassword", "answers"], ""],
+    lock: [lock, ["locks", "me", "refreshTokenOnce"], ""],
+    "lock-2s": [lock2s, ["locks", "me", "refreshTokenOnce"], ""],
+    banner: [banner, ["seen"], '<div id="banner" hidden>Spring sale</div>'],
+  };
+  for (const [name, [example, expose, body]] of Object.entries(pages)) {
+    for (const [suffix, path] of [["", "./idb-ttl/index.js"], ["-lite", "./idb-ttl/lite/index.js"]]) {
+      const script = swap(example, 'from "idb-ttl";', `from "${path}";`, `the README's ${name} example`) +
+        `\nObject.assign(window, { ${expose.join(", ")} });\ndocument.body.dataset.ready = "1";\n`;
+      writeFileSync(join(dir, `${name}${suffix}.html`), `<!doctype html><link rel="icon" href="data:,"><body>${body}<script type="module">
+    window.onerror = (m) => { document.body.dataset.error = String(m); };
+    window.onunhandledrejection = (e) => { document.body.dataset.error = String(e.reason && e.reason.message); };
+  </script><script type="module">${script}</script></body>`);
+    }
+  }
+  return dir;
+}
+
+/** Opens `page` (a README example's page) in a new tab of `context`; the tab, once its example ran, and what it logged. */
+async function openExample(context, url, page) {
+  const tab = await context.newPage();
+  const logged = [];
+  tab.on("console", (m) => logged.push(m.text()));
+  await tab.goto(`${url}${page}`);
+  await tab.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 15_000 });
+  const error = await tab.evaluate(() => document.body.dataset.error);
+  assert.equal(error, undefined, `${page}: the example failed: ${error}`);
+  return { tab, logged };
+}
+
+for (const [suffix, entry] of Object.entries({ "": "idb-ttl", "-lite": "idb-ttl/lite" })) {
+  test(`README, counting and claiming (${entry}): the rate limiter refuses the 6th attempt in a minute, also from two tabs at once`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    await withChromium(countingPages(), async ({ context, url }) => {
+      const a = await openExample(context, url, `rate${suffix}.html`);
+      assert.deepEqual(await a.tab.evaluate(() => answers), [true, true, true, true, true, false], "the example's six attempts");
+      const left = await a.tab.evaluate(() => limits.ttl("login:ada"));
+      assert.ok(left > 50 && left <= 60, `the window ends a minute after the first attempt (${left} s left)`);
+      // A second tab counts on: its six attempts for "ada" are all refused within the minute.
+      const b = await openExample(context, url, `rate${suffix}.html`);
+      assert.deepEqual(await b.tab.evaluate(() => answers), [false, false, false, false, false, false], "another tab's attempts in the same minute");
+      assert.equal(await a.tab.evaluate(() => limits.get("login:ada")), 12);
+      // Two tabs trying at once, 4 attempts each: exactly 5 of the 8 pass.
+      const burst = () => Promise.all(Array.from({ length: 4 }, () => mayTryPassword("bob")));
+      const both = (await Promise.all([a.tab.evaluate(burst), b.tab.evaluate(burst)])).flat();
+      assert.equal(both.filter(Boolean).length, 5, `of 8 attempts at once from two tabs, 5 pass: ${both}`);
+      assert.equal(await b.tab.evaluate(() => limits.get("login:bob")), 8);
+    });
+  });
+
+  test(`README, counting and claiming (${entry}): one tab holds the token lock, the other is refused, and takes it over once the holder's tab is gone`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    await withChromium(countingPages(), async ({ context, url }) => {
+      // Each tab's own run of the example: it takes the lock, refreshes, releases it.
+      const a = await openExample(context, url, `lock${suffix}.html`);
+      const b = await openExample(context, url, `lock${suffix}.html`);
+      assert.deepEqual([a.logged, b.logged], [["true"], ["true"]], "each tab's run of the example, one after the other");
+      assert.equal(await a.tab.evaluate(() => locks.has("lock:token")), false, "released after the refresh");
+      // A holds the lock through a refresh that has not finished; B is refused and its refresh never runs.
+      await a.tab.evaluate(() => {
+        window.finish = null;
+        window.held = refreshTokenOnce(() => new Promise((resolve) => { window.finish = resolve; }));
+      });
+      await a.tab.waitForFunction(() => window.finish !== null);
+      const [aId, holder, ttl] = await a.tab.evaluate(async () => [me, await locks.get("lock:token"), await locks.ttl("lock:token")]);
+      assert.equal(holder, aId, "the lock holds the tab's id");
+      assert.ok(ttl > 25 && ttl <= 30, `the lock frees itself in 30 s (${ttl} s left)`);
+      assert.deepEqual(await b.tab.evaluate(async () => {
+        let ran = false;
+        return [await refreshTokenOnce(async () => { ran = true; }), ran];
+      }), [false, false], "the other tab is refused and does not refresh");
+      assert.equal(await b.tab.evaluate(() => locks.get("lock:token")), aId, "a refused tab leaves the lock as it was");
+      await a.tab.evaluate(() => { window.finish(); return window.held; }).then((r) => assert.equal(r, true));
+      assert.equal(await b.tab.evaluate(() => locks.has("lock:token")), false, "the holder released it");
+      // Both at once, each refreshing for 300 ms: exactly one refreshes.
+      const attempt = () => refreshTokenOnce(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      const both = await Promise.all([a.tab.evaluate(attempt), b.tab.evaluate(attempt)]);
+      assert.deepEqual(both.filter(Boolean).length, 1, `one of two tabs at once gets the lock: ${both}`);
+    });
+  });
+
+  test(`README, counting and claiming (${entry}): a lock whose holder's tab closed is taken over when it expires (LOCK_SECS 2)`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    await withChromium(countingPages(), async ({ context, url }) => {
+      const c = await openExample(context, url, `lock-2s${suffix}.html`);
+      const d = await openExample(context, url, `lock-2s${suffix}.html`);
+      await c.tab.evaluate(() => {
+        window.claimed = false;
+        refreshTokenOnce(() => { window.claimed = true; return new Promise(() => {}); });   // never finishes
+      });
+      await c.tab.waitForFunction(() => window.claimed);
+      const cId = await c.tab.evaluate(() => me);
+      await c.tab.close();   // the holder dies without releasing
+      const closedAt = Date.now();
+      assert.equal(await d.tab.evaluate(() => locks.get("lock:token")), cId, "the dead tab's lock is still there");
+      assert.equal(await d.tab.evaluate(() => refreshTokenOnce(async () => {})), false, "and still refuses");
+      const took = await d.tab.evaluate(async () => {
+        for (;;) {
+          if (await refreshTokenOnce(async () => {})) return true;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      });
+      const after = Date.now() - closedAt;
+      assert.equal(took, true);
+      assert.ok(after > 500 && after < 6_000, `taken over when the 2 s lock expired, ${after} ms after its holder closed`);
+    });
+  });
+
+  test(`README, counting and claiming (${entry}): of three tabs opening at once, one shows the banner, and none after a reload`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    await withChromium(countingPages(), async ({ context, url }) => {
+      const tabs = (await Promise.all([0, 1, 2].map(() => openExample(context, url, `banner${suffix}.html`)))).map((t) => t.tab);
+      const shown = () => Promise.all(tabs.map((t) => t.evaluate(() => !document.getElementById("banner").hidden)));
+      assert.equal((await shown()).filter(Boolean).length, 1, "one of three tabs shows it");
+      const left = await tabs[0].evaluate(() => seen.ttl("banner:spring-sale"));
+      assert.ok(left > 86_300 && left <= 86_400, `for a day (${left} s left)`);
+      for (const t of tabs) {
+        await t.reload();
+        await t.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 15_000 });
+      }
+      assert.deepEqual(await shown(), [false, false, false], "shown once a day: not again after a reload");
+    });
+  });
+}
 
 /**
  * Opens `url` in Chromium and checks the example app: the README example wrote its four entries,

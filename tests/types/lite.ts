@@ -18,6 +18,12 @@ export async function liteKeyValue(): Promise<unknown[]> {
   const left: number | null | undefined = await store.ttl("session");
   await store.expire("session", { ttl: "PT30M" });
   await store.persist("session");
+  const attempts: number = await store.incr("login:ada", 1, { ttl: 60 });
+  const claimed: boolean = await store.add("lock:token", "me", { ttl: 30 });
+  const renewed: boolean = await store.expire("lock:token", { ttl: 30, only: "hasExpiry" });
+  const freed: string | undefined = await store.update<string>("lock:token", (h) => (h === "me" ? undefined : h));
+  const replaced: boolean = await store.replace("session", { user: 8 }, { keepTtl: true });
+  const taken: unknown = await store.take("session");
   const keys: Key[] = await store.keys();
   const unwatch: () => void = store.watch<string>("sid", (v) => console.log(v));
   let list: readonly ViewEntry[] = [];
@@ -35,7 +41,7 @@ export async function liteKeyValue(): Promise<unknown[]> {
   store.resumeReaper();
   store.close();
   await TtlStore.destroy("lite");
-  return [session, left, keys, list, report.removed, store.stats().reaperRuns, ttlFromHeaders];
+  return [session, left, keys, list, report.removed, store.stats().reaperRuns, ttlFromHeaders, attempts, claimed, renewed, freed, replaced, taken];
 }
 
 export async function liteRefuses(store: TtlStore, c: Collection): Promise<void> {
@@ -53,5 +59,9 @@ export async function liteRefuses(store: TtlStore, c: Collection): Promise<void>
   await TtlStore.open("handoff", { onExpire: () => {} });
   // @ts-expect-error no archive tier
   await TtlStore.open("archive", { archiveFor: "30 days" });
+  // @ts-expect-error the lite entry's updater cannot be async either
+  await store.update("k", async (v) => v);
+  // @ts-expect-error nor is only a Redis flag
+  await store.expire("k", { ttl: 1, only: "XX" });
   console.log(c);
 }

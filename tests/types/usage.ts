@@ -333,3 +333,65 @@ export function longWorkMisuse(store: TtlStore, rows: SetManyEntry[]): void {
   const p: Promise<Snapshot> = store.exportStream();
   void p;
 }
+
+// README, "Counting and claiming": the rate limiter, the self-freeing lock, the once-a-day banner,
+// and each verb's result type.
+export async function countingAndClaiming(store: TtlStore, events: Collection): Promise<unknown[]> {
+  const attempts: number = await store.incr("login:ada", 1, { ttl: 60 });
+  const down: number = await store.incr("stock", -0.5);
+  const byDefault: number = await store.incr("visits");
+  const capped: number = await store.incr("n", undefined, { idle: "10 min", expiresAt: "2030-01-01" });
+  const me = crypto.randomUUID();
+  const claimed: boolean = await store.add("lock:token", me, { ttl: 30 });
+  const renewed: boolean = await store.expire("lock:token", { ttl: 30, only: "hasExpiry" });
+  const released: string | undefined = await store.update<string>("lock:token", (holder) => (holder === me ? undefined : holder));
+  const shown: boolean = await store.add("banner:spring-sale", Date.now(), { ttl: "1 day" });
+  const replaced: boolean = await store.replace("cfg", { theme: "dark" }, { keepTtl: true });
+  const taken: { code: string } | undefined = await store.take<{ code: string }>("once");
+  const list: string[] = await store.update("list", (old: string[] | undefined) => [...(old ?? []), "x"]);
+  const typed: string[] | undefined = await store.update<string[]>("list", (old) => [...(old ?? []), "y"], { ttl: "1 hour" });
+  const counted: number | undefined = await store.update("n", (n: number | undefined) => ((n ?? 0) >= 3 ? undefined : (n ?? 0) + 1));
+  const deleted: undefined = await store.update("gone", () => undefined);
+  const conditions: boolean[] = await Promise.all((["noExpiry", "hasExpiry", "later", "sooner"] as const).map((only) => store.expire("k", { expiresAt: new Date(), only })));
+  const doc: { id: number; n: number } | undefined = await events.update<{ id: number; n: number }>(1, (d) => (d ? { ...d, n: d.n + 1 } : { id: 1, n: 1 }));
+  const dropped = await events.update(2, () => undefined);
+  store.addEventListener("change", (e) => { if (e.detail.op === "incr") console.log(e.detail.keys); });
+  return [attempts, down, byDefault, capped, claimed, renewed, released, shown, replaced, taken?.code, list, typed, counted, deleted, conditions, doc?.n, dropped];
+}
+
+export async function countingAndClaimingMisuse(store: TtlStore, events: Collection): Promise<void> {
+  // @ts-expect-error by is a number, not a string
+  await store.incr("hits", "1");
+  // @ts-expect-error nor a bigint
+  await store.incr("hits", 1n);
+  // @ts-expect-error incr keeps a live key's expiry anyway: no keepTtl
+  await store.incr("hits", 1, { keepTtl: true });
+  // @ts-expect-error nor update: it keeps the expiry without options
+  await store.update("k", (v) => v, { keepTtl: true });
+  // @ts-expect-error incr resolves to a number
+  const s: string = await store.incr("hits");
+  // @ts-expect-error add resolves to whether it wrote
+  const v: string = await store.add("k", "v");
+  // @ts-expect-error only is one of the four names, not Redis's flags
+  await store.expire("k", { ttl: 60, only: "NX" });
+  // @ts-expect-error only goes with a new expiry
+  await store.expire("k", { only: "later" });
+  // @ts-expect-error an updater runs inside the transaction: it cannot be async
+  await store.update("k", async (old) => old);
+  // @ts-expect-error nor return a Promise from an annotated one
+  await store.update("n", (old: number | undefined) => Promise.resolve((old ?? 0) + 1));
+  // @ts-expect-error nor another thenable
+  await store.update("k", () => ({ then(resolve: (v: number) => void) { resolve(1); } }));
+  // @ts-expect-error an updater that returns nothing would delete the entry
+  await store.update<{ items: number[] }>("cart", (cart) => { cart?.items.push(1); });
+  // @ts-expect-error the updater returns the entry's type
+  await store.update<number>("n", (n) => String(n));
+  // @ts-expect-error the updater is a function
+  await store.update("k", 5);
+  // @ts-expect-error a collection's updater cannot be async either
+  await events.update(1, async (d) => d);
+  // @ts-expect-error a document is an object
+  await events.update(1, () => 5);
+  void s;
+  void v;
+}
