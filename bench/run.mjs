@@ -110,7 +110,12 @@ const call = (fn, ...args) => page.evaluate(([fn, args]) => window.bench[fn](...
 const rotate = (list, r) => list.map((_, i) => list[(i + r) % list.length]);
 
 const samples = {}; // samples[workload][contender] = [ms]
-const add = (w, c, ms) => { if (ms != null) (((samples[w] ??= {})[c] ??= []).push(ms)); };
+const byRep = {};  // byRep[workload][rep][contender] = ms, for paired ratios
+const add = (w, c, ms, rep) => {
+  if (ms == null) return;
+  ((samples[w] ??= {})[c] ??= []).push(ms);
+  if (rep != null) ((byRep[w] ??= {})[rep] ??= {})[c] = ms;
+};
 const populatedNote = new Set();
 
 const failures = [];
@@ -152,7 +157,7 @@ async function mainRun_(c, n, rep, { populate = false, cold = false, keep = true
   await call("end");
   log(`${c} n=${n} rep ${rep}${keep ? "" : " (warm-up)"}: ` + Object.entries(out).filter(([, v]) => v != null)
     .map(([k, v]) => `${k.split("@")[0]}=${fmt(v)}`).join(" "));
-  if (keep) for (const [k, v] of Object.entries(out)) add(k, c, v);
+  if (keep) for (const [k, v] of Object.entries(out)) add(k, c, v, rep);
   if (populate && out[`bulk@${n}`] == null) populatedNote.add(`${c}@${n}`);
 }
 
@@ -165,7 +170,7 @@ async function incrRun(c, n, rep) {
     const out = await call("incrs");
     await call("end");
     log(`${c} n=${n} rep ${rep}${rep ? "" : " (warm-up)"}: ` + Object.entries(out).map(([k, v]) => `${k}=${fmt(v)}`).join(" "));
-    if (rep > 0) for (const [k, v] of Object.entries(out)) add(`${k}@${n}`, c, v);
+    if (rep > 0) for (const [k, v] of Object.entries(out)) add(`${k}@${n}`, c, v, rep);
   });
 }
 
@@ -356,6 +361,20 @@ const msTable = table(["workload", ...cols], msRows);
 const ratioTable = table(["ratio to raw IndexedDB (median/median)", ...cols], ratioRows);
 console.log("\n== Median ms (min-max)\n" + msTable);
 console.log("\n== Ratio to raw IndexedDB with an expiry index (lower is faster)\n" + ratioTable);
+// incr (issue 33): also each contender's median over repetitions of (its time / raw's in the same
+// repetition), which load from other work on the machine disturbs less than medians taken apart.
+const pairedRows = [];
+for (const w of ["incr1000@1000", "incr1000@100000"]) {
+  if (!byRep[w]) continue;
+  const row = [result.workloads[w].label];
+  for (const c of cols) {
+    const rs = Object.values(byRep[w]).filter((r) => r[c] != null && r.raw != null).map((r) => r[c] / r.raw);
+    row.push(rs.length ? `${summary(rs).median.toFixed(2)} (${Math.min(...rs).toFixed(2)}-${Math.max(...rs).toFixed(2)})` : "-");
+    if (rs.length && result.workloads[w].contenders[c]) result.workloads[w].contenders[c].pairedRatioToRaw = summary(rs);
+  }
+  pairedRows.push(row);
+}
+if (pairedRows.length) console.log("\n== incr: paired ratio to raw, median (min-max) over repetitions of (contender / raw in the same repetition)\n" + table(["workload", ...cols], pairedRows));
 if (splitRows.length) {
   console.log("\n== Where an awaited idb-ttl get's or incr's time goes (medians, ms for 1 000 calls)\n" + table(["step", "idb-ttl's database"], splitRows));
   for (const l of splitLines) console.log(l);
