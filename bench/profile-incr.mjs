@@ -5,18 +5,21 @@
 //   counts   per incr: transactions begun, IndexedDB requests by kind, timers, BroadcastChannel
 //            posts, CustomEvents, and the wasm imports called, by name (a second module instance,
 //            counted from its instantiation);
-//   ladder   blocks of 100 awaited increments, each variant once per round, rounds in rotating
-//            order; per variant the median over rounds of (variant / raw in the same round),
-//            which a machine loaded by other work disturbs less than medians taken apart:
+//   ladder   in the page, rounds of a block of 10 awaited increments per variant (rotating
+//            order), every call timed; per variant the mean and median call, and the median over
+//            rounds of (variant's block / raw's block in the same round), which a machine loaded
+//            by other work disturbs less than times taken apart:
 //              raw           raw's own layout (key path "k"): get + put
-//              layout        on idb-ttl's database: by_key index get, put of the [e, k]-keyed record
-//              layout+probe  the same after the watchdog's probe (a count of a key no record has)
+//              layout by pk  on idb-ttl's database: get by primary key [e, k] (as a hinted get), put
+//              layout        the same, the record read through the by_key index (what incr does)
+//              +probe        the same after the watchdog's probe (a count of a key no record has)
+//              +commit()     the same with tx.commit() after the put (all of incr's requests)
 //              incr          idb-ttl incr(key)
 //              set           idb-ttl set(key, n) (a write without the read in JS, for scale)
 //              update        idb-ttl update(key, n => (n ?? 0) + 1)
 //   profile  a CPU profile of 2 000 awaited incr, self time by function.
 // Not a test and not the benchmark: a tool for docs/benchmarks.md. Run after scripts/build.sh:
-//   node bench/profile-incr.mjs [--rounds 15] [--block 100] [package dir, default www/pkg]
+//   node bench/profile-incr.mjs [--rounds 200] [--block 10] [package dir, default www/pkg]
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadavg } from "node:os";
@@ -27,8 +30,8 @@ import { median } from "./lib/stats.mjs";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? Number(argv.splice(i, 2)[1]) : dflt; };
-const ROUNDS = opt("--rounds", 15);
-const BLOCK = opt("--block", 100);
+const ROUNDS = opt("--rounds", 200);
+const BLOCK = opt("--block", 10);
 const PKG = argv[0] || "www/pkg";
 
 const server = await startServer(repo, repo);
@@ -40,24 +43,35 @@ try {
   await page.goto(server.url + "tests/page/fixtures/blank.html");
   await page.waitForFunction(() => document.documentElement.dataset.state);
   await page.evaluate(async (pkg) => {
+    // Browser calls counted (C.on) and stamped (T.on) through wrappers that unwrap() takes away
+    // again, so that the ladder and the profile run on the browser's own methods.
     const C = (window.__counts = { on: false, n: {}, imports: new Map() });
+    const T = (window.__stamps = { on: false, t: {} });
     const bump = (k) => { if (C.on) C.n[k] = (C.n[k] ?? 0) + 1; };
-    const wrap = (proto, name, label) => {
-      const f = proto[name];
-      proto[name] = function (...a) { bump(label === "tx" ? `transaction(${a[1] ?? "readonly"})` : label); return f.apply(this, a); };
+    const stamp = (k) => { if (T.on) T.t[k] ??= performance.now(); };
+    const originals = [];
+    const wrap = (obj, name, label, after) => {
+      const f = obj[name];
+      originals.push([obj, name, f]);
+      obj[name] = function (...a) {
+        bump(label === "tx" ? `transaction(${a[1] ?? "readonly"})` : label);
+        stamp(label);
+        const r = f.apply(this, a);
+        after?.(r);
+        return r;
+      };
     };
-    wrap(IDBDatabase.prototype, "transaction", "tx");
+    window.__unwrap = () => { for (const [obj, name, f] of originals.reverse()) obj[name] = f; };
+    wrap(IDBDatabase.prototype, "transaction", "tx", (tx) => { if (T.on) tx.addEventListener("complete", () => stamp("complete")); });
+    const onSuccess = (r) => { if (T.on) r.addEventListener("success", () => stamp("success")); };
     for (const m of ["get", "getKey", "put", "add", "delete", "count", "openCursor", "getAll", "getAllKeys"]) {
-      wrap(IDBObjectStore.prototype, m, `store.${m}`);
-      if (IDBIndex.prototype[m]) wrap(IDBIndex.prototype, m, `index.${m}`);
+      wrap(IDBObjectStore.prototype, m, `store.${m}`, m === "get" ? onSuccess : undefined);
+      if (IDBIndex.prototype[m]) wrap(IDBIndex.prototype, m, `index.${m}`, m === "get" ? onSuccess : undefined);
     }
     wrap(IDBTransaction.prototype, "commit", "tx.commit");
     wrap(BroadcastChannel.prototype, "postMessage", "BroadcastChannel.postMessage");
     wrap(EventTarget.prototype, "dispatchEvent", "dispatchEvent");
-    for (const t of ["setTimeout", "clearTimeout", "queueMicrotask"]) {
-      const f = window[t];
-      window[t] = function (...a) { bump(t); return f.apply(this, a); };
-    }
+    for (const t of ["setTimeout", "clearTimeout", "queueMicrotask"]) wrap(window, t, t);
     const instantiate = WebAssembly.instantiate;
     WebAssembly.instantiate = (m, imp) => {
       for (const mod of Object.values(imp)) {
@@ -69,10 +83,15 @@ try {
       }
       return instantiate(m, imp);
     };
-    // The fixture page has loaded the package already: "//" makes another URL, so another module
-    // instance, whose wasm imports are counted from instantiation.
-    const m = await import(`//${location.host}//${pkg}/index.js`);
-    await m.default();
+    // The fixture page has loaded the package already (window.idbTtl, used for timing): "//"
+    // makes another URL, so another module instance, whose wasm imports are counted from its
+    // instantiation, on a database of its own.
+    const counted = await import(`//${location.host}//${pkg}/index.js`);
+    await counted.default();
+    WebAssembly.instantiate = instantiate;
+    await counted.TtlStore.destroy("profile-incr-counted");
+    window.__counted = await counted.TtlStore.open("profile-incr-counted", { autoReap: false });
+    const m = window.idbTtl;
     const name = "profile-incr";
     await m.TtlStore.destroy(name);
     const s = (window.__store = await m.TtlStore.open(name, { autoReap: false }));
@@ -103,17 +122,20 @@ try {
       await done(tx);
       return n;
     };
-    const layoutIncr = async (k, probe) => {
+    // byPk: the record read by its primary key [e, k] (e as an expiry hint would give it: the
+    // counters here have none) instead of through by_key; commit: tx.commit() after the put.
+    const layoutIncr = async (k, { probe = false, byPk = false, commit = false } = {}) => {
       const tx = db.transaction("entries", "readwrite");
       const st = tx.objectStore("entries");
       if (probe) st.count(-Infinity);
       const now = Date.now();
       let n;
-      st.index("by_key").get(k).onsuccess = (ev) => {
+      (byPk ? st.get([Infinity, k]) : st.index("by_key").get(k)).onsuccess = (ev) => {
         const r = ev.target.result;
         const live = r !== undefined && r.e > now;
         n = (live ? r.v : 0) + 1;
         st.put(live ? { ...r, v: n } : { k, e: Infinity, v: n });
+        if (commit) tx.commit();
       };
       await done(tx);
       return n;
@@ -121,8 +143,10 @@ try {
     let setN = 0;
     window.__variants = {
       raw: (k) => rawIncr(k),
-      layout: (k) => layoutIncr(k, false),
-      "layout+probe": (k) => layoutIncr(k, true),
+      "layout by pk": (k) => layoutIncr(k, { byPk: true }),
+      layout: (k) => layoutIncr(k),
+      "+probe": (k) => layoutIncr(k, { probe: true }),
+      "+commit()": (k) => layoutIncr(k, { probe: true, commit: true }),
       incr: (k) => s.incr(k),
       set: (k) => s.set(k, ++setN),
       update: (k) => s.update(k, (n) => (n ?? 0) + 1),
@@ -131,7 +155,7 @@ try {
 
   // ---- counts: 100 increments, after 10 uncounted
   const counts = await page.evaluate(async () => {
-    const C = window.__counts, s = window.__store;
+    const C = window.__counts, s = window.__counted;
     for (let i = 0; i < 10; i++) await s.incr("counted");
     C.on = true;
     for (let i = 0; i < 100; i++) await s.incr("counted");
@@ -147,55 +171,108 @@ try {
   console.log(`browser calls: ${counts.calls}`);
   console.log(`wasm imports: ${counts.imports.toFixed(1)}: ${counts.byName}`);
 
-  // ---- ladder
-  const names = await page.evaluate(() => Object.keys(window.__variants));
-  const ms = Object.fromEntries(names.map((n) => [n, []]));
-  for (let round = 0; round <= ROUNDS; round++) {
-    const order = names.map((_, i) => names[(i + round) % names.length]);
-    for (const v of order) {
-      const t = await page.evaluate(async ([v, round, block]) => {
-        const f = window.__variants[v];
-        const k = `ctr-${v}-${round}`;
+  // ---- stages: where one awaited increment's time goes (raw, raw with all of incr's requests,
+  // incr), averaged over 500 calls each, the wrappers stamping the first time each is called.
+  const stages = await page.evaluate(async () => {
+    const T = window.__stamps, V = window.__variants, out = {};
+    for (const v of ["raw", "+commit()", "incr"]) {
+      const sum = {};
+      const add = (k, a, b) => { if (a != null && b != null) sum[k] = (sum[k] ?? 0) + (b - a); };
+      for (let i = 0; i < 50; i++) await V[v](`staged-${v}`);
+      for (let i = 0; i < 500; i++) {
+        T.t = {};
+        T.on = true;
         const t0 = performance.now();
-        for (let j = 1; j <= block; j++) {
-          const n = await f(k);
-          if (v !== "set" && n !== j) throw new Error(`${v}: ${n}, expected ${j}`);
-        }
-        return performance.now() - t0;
-      }, [v, round, BLOCK]);
-      if (round > 0) ms[v].push(t);
+        await V[v](`staged-${v}`);
+        const t1 = performance.now();
+        T.on = false;
+        const t = T.t, get = t["index.get"] ?? t["store.get"];
+        add("call -> transaction()", t0, t.tx);
+        add("transaction() -> get()", t.tx, get);
+        add("get() -> its success event", get, t.success);
+        add("success -> put()", t.success, t["store.put"]);
+        add("put() -> commit()", t["store.put"], t["tx.commit"]);
+        add("put() or commit() -> complete", t["tx.commit"] ?? t["store.put"], t.complete);
+        add("complete -> the caller resumes", t.complete, t1);
+        add("whole call", t0, t1);
+      }
+      out[v] = Object.fromEntries(Object.entries(sum).map(([k, x]) => [k, (x * 1000) / 500]));
     }
-  }
-  console.log(`\n== ${ROUNDS} rounds (+1 warm-up) of ${BLOCK} awaited increments per variant, us per call: median (min-max); ratio to raw: median of per-round ratios (min-max)`);
-  for (const v of names) {
-    const us = ms[v].map((x) => (x * 1000) / BLOCK);
-    const r = ms[v].map((x, i) => x / ms.raw[i]);
-    console.log(`${v.padEnd(13)} ${median(us).toFixed(0).padStart(5)} us (${Math.min(...us).toFixed(0)}-${Math.max(...us).toFixed(0)})   ${median(r).toFixed(2)}x raw (${Math.min(...r).toFixed(2)}-${Math.max(...r).toFixed(2)})`);
+    window.__unwrap();
+    return out;
+  });
+  console.log("\n== stages of one awaited increment, us (mean of 500; performance.now() is coarse here, means only)");
+  const stageNames = [...new Set(Object.values(stages).flatMap((o) => Object.keys(o)))];
+  console.log(["stage".padEnd(32), ...Object.keys(stages).map((v) => v.padStart(10))].join(" "));
+  for (const k of stageNames) console.log([k.padEnd(32), ...Object.values(stages).map((o) => (o[k] == null ? "-" : o[k].toFixed(0)).padStart(10))].join(" "));
+
+  // ---- ladder
+  const ladder = await page.evaluate(async ([rounds, block]) => {
+    const V = window.__variants, names = Object.keys(V);
+    const calls = Object.fromEntries(names.map((n) => [n, []]));
+    const blocks = Object.fromEntries(names.map((n) => [n, []]));
+    for (let round = 0; round <= rounds; round++) {
+      for (let i = 0; i < names.length; i++) {
+        const v = names[(i + round) % names.length];
+        const k = `ctr-${v}-${round}`;
+        let sum = 0;
+        for (let j = 1; j <= block; j++) {
+          const t = performance.now();
+          const n = await V[v](k);
+          const dt = performance.now() - t;
+          if (v !== "set" && n !== j) throw new Error(`${v}: ${n}, expected ${j}`);
+          sum += dt;
+          if (round > 0) calls[v].push(dt);
+        }
+        if (round > 0) blocks[v].push(sum);
+      }
+    }
+    return { names, calls, blocks };
+  }, [ROUNDS, BLOCK]);
+  console.log(`\n== ${ROUNDS} rounds (+1 warm-up) of ${BLOCK} awaited increments per variant (${ROUNDS * BLOCK} calls each), us per call: ` +
+    "mean, median; ratio to raw: of the means, and the median (min-max) over rounds of the paired block ratio");
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const rawMean = mean(ladder.calls.raw), rawMedian = median(ladder.calls.raw);
+  for (const v of ladder.names) {
+    const c = ladder.calls[v];
+    const r = ladder.blocks[v].map((x, i) => x / ladder.blocks.raw[i]);
+    console.log(`${v.padEnd(13)} mean ${(mean(c) * 1000).toFixed(0).padStart(5)} us (${(mean(c) / rawMean).toFixed(2)}x raw)  ` +
+      `median ${(median(c) * 1000).toFixed(0).padStart(5)} us (${(median(c) / rawMedian).toFixed(2)}x)  ` +
+      `paired blocks ${median(r).toFixed(2)}x (${Math.min(...r).toFixed(2)}-${Math.max(...r).toFixed(2)})`);
   }
 
-  // ---- profile
+  // ---- profile: raw and incr, 2 000 calls each; the main thread's time per call by kind
   const cdp = await browser.context.newCDPSession(page);
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
-  await cdp.send("Profiler.start");
-  const took = await page.evaluate(async () => {
-    const s = window.__store;
-    const t = performance.now();
-    for (let i = 0; i < 2000; i++) await s.incr("profiled");
-    return performance.now() - t;
-  });
-  const { profile } = await cdp.send("Profiler.stop");
-  const self = new Map();
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  profile.samples.forEach((id, i) => {
-    const f = byId.get(id).callFrame;
-    const name = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}`.trim();
-    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  });
-  const total = [...self.values()].reduce((a, b) => a + b, 0);
-  console.log(`\n== 2 000 awaited incr: ${took.toFixed(0)} ms (${((took * 1000) / 2000).toFixed(0)} us each); profile self time, top 20`);
-  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
-    console.log(`${(us / 1000).toFixed(1).padStart(8)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`);
+  for (const v of ["raw", "incr"]) {
+    await cdp.send("Profiler.start");
+    const took = await page.evaluate(async (v) => {
+      const f = window.__variants[v];
+      const t = performance.now();
+      for (let i = 0; i < 2000; i++) await f(`profiled-${v}`);
+      return performance.now() - t;
+    }, v);
+    const { profile } = await cdp.send("Profiler.stop");
+    const self = new Map(), kinds = new Map();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const kindOf = (f, name) => f.functionName === "(idle)" ? "idle (waiting for the browser)" :
+      /^wasm-function|^\$/.test(f.functionName) || f.url.startsWith("wasm://") ? "wasm" :
+      /idb_ttl\.js|snippets|index\.js/.test(f.url) ? "idb-ttl JS (glue, snippets)" :
+      f.url === "" && !/^\(/.test(f.functionName) ? "native (IndexedDB calls, events)" : name;
+    profile.samples.forEach((id, i) => {
+      const f = byId.get(id).callFrame;
+      const name = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}`.trim();
+      const dt = profile.timeDeltas[i] ?? 0;
+      self.set(name, (self.get(name) ?? 0) + dt);
+      const k = kindOf(f, name);
+      kinds.set(k, (kinds.get(k) ?? 0) + dt);
+    });
+    const per = (us) => `${(us / 2000).toFixed(0).padStart(5)} us`;
+    console.log(`\n== 2 000 awaited ${v}: ${took.toFixed(0)} ms (${((took * 1000) / 2000).toFixed(0)} us each); the profile's time per call by kind`);
+    for (const [k, us] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`${per(us)}  ${k}`);
+    console.log("top functions by self time, per call:");
+    for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${per(us)}  ${name}`);
   }
   await page.evaluate(() => window.__store.close());
   console.log(`\nChromium ${browser.version}; 1-min load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)} on 2 cores`);
