@@ -215,7 +215,8 @@ export function watches(read, target, setTimer) {
   function changed({ type, detail }) {
     try {
       if (keyed.size === 0 || (type === "change" && (detail.collection !== undefined || detail.timeSeries !== undefined))) return;
-      const written = type === "change" && (detail.op === "set" || detail.op === "setMany" || detail.op === "import");
+      // Every write but those that change no value (add, replace, incr, update write one too).
+      const written = type === "change" && detail.op !== "expire" && detail.op !== "persist" && detail.op !== "extend";
       const all = !Array.isArray(detail.keys) || (type === "change" && detail.op === "clear");
       for (const k of all ? [...keyed.keys()] : detail.keys) {
         const w = keyed.get(k);

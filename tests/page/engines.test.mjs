@@ -137,4 +137,59 @@ for (const engine of ["firefox", "webkit"]) {
       assert.equal(await session.eval(() => window.longStore.count()), 0, "count(): nothing written");
     });
   });
+
+  // The Count and claim panel (www/atomic.js) in two tabs of one session: a burst of 100 incr in
+  // each at once, every result different and both showing 200; both claim the lock at once, one wins
+  // and the other shows it.
+  test(`${engine}: the demo's count and claim, from two tabs at once`, { timeout: TEST_TIMEOUT_MS * 2, skip }, async () => {
+    await withEngine(engine, async (session, url) => {
+      const panelReady = () => session.waitFor(() => !document.querySelector('[data-testid="atomic-claim"]').disabled || null, 10_000, "the count-and-claim store to open");
+      const first = await session.window();
+      await session.goto(url);
+      await waitReady(session);
+      await panelReady();
+      const second = await session.newWindow();
+      await session.switchTo(second);
+      await session.goto(url);
+      await waitReady(session);
+      await panelReady();
+      // The second tab starts when the first tells it to (a BroadcastChannel message), so both run at once.
+      await session.eval(() => {
+        window.atomicGo = new BroadcastChannel("atomic-test-go");
+        window.atomicGo.onmessage = () => {
+          for (const id of ["atomic-burst", "atomic-claim"]) document.querySelector(`[data-testid="${id}"]`).click();
+        };
+      });
+      await session.switchTo(first);
+      await session.eval(() => {
+        window.atomicGo = new BroadcastChannel("atomic-test-go");
+        window.atomicGo.postMessage("go");
+        for (const id of ["atomic-burst", "atomic-claim"]) document.querySelector(`[data-testid="${id}"]`).click();
+      });
+      const readout = () => {
+        const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+        const burst = $("atomic-burst-result");
+        const lock = $("atomic-lock");
+        const claimed = $("atomic-panel").dataset.claimed;
+        if ($("atomic-count").dataset.count !== "200" || !["distinct", "repeated"].includes(burst.dataset.state) || !claimed || lock.dataset.state === "free") return null;
+        return { tab: $("atomic-panel").dataset.tab, state: burst.dataset.state, results: burst.dataset.results.split(",").map(Number), claimed, lock: lock.dataset.state, holder: lock.dataset.holder };
+      };
+      const a = await session.waitFor(readout, 20_000, "the first tab to show 200 and the lock taken");
+      await session.switchTo(second);
+      const b = await session.waitFor(readout, 20_000, "the second tab to show 200 and the lock taken");
+      assert.equal(a.state, "distinct", `first tab's results: ${a.results}`);
+      assert.equal(b.state, "distinct", `second tab's results: ${b.results}`);
+      assert.deepEqual([...a.results, ...b.results].sort((x, y) => x - y), Array.from({ length: 200 }, (_, i) => i + 1), "no result given twice, none missing");
+      assert.deepEqual([a.claimed, b.claimed].sort(), ["false", "true"], "exactly one add() wrote");
+      const winner = a.claimed === "true" ? a : b;
+      for (const t of [a, b]) {
+        assert.equal(t.holder, winner.tab, `${t.tab} shows the holder`);
+        assert.equal(t.lock, t === winner ? "mine" : "other");
+      }
+      // One hit in the second tab: watch() tells the first tab the new count (a live key's incr).
+      await session.eval(() => document.querySelector('[data-testid="atomic-hit"]').click());
+      await session.switchTo(first);
+      await session.waitFor(() => document.querySelector('[data-testid="atomic-count"]').dataset.count === "201" || null, 5_000, "the first tab to show the second tab's hit");
+    });
+  });
 }

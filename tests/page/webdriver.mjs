@@ -158,6 +158,21 @@ export class Session {
     return out.ok;
   }
 
+  /** The handle of the current window (tab). */
+  window() {
+    return this.send("GET", `/session/${this.id}/window`);
+  }
+
+  /** Opens a new tab (a window where the browser has no tabs) and resolves to its handle; the current one stays current. */
+  async newWindow() {
+    return (await this.send("POST", `/session/${this.id}/window/new`, { type: "tab" })).handle;
+  }
+
+  /** Makes the window (tab) `handle` the one the following commands go to. */
+  switchTo(handle) {
+    return this.send("POST", `/session/${this.id}/window`, { handle });
+  }
+
   /** Polls `fn` in the page until it returns something truthy (JSON), up to `ms`. */
   async waitFor(fn, ms = 15_000, what = "condition") {
     const deadline = Date.now() + ms;
