@@ -13,6 +13,8 @@ mod util;
 
 #[path = "browser/api.rs"]
 mod api;
+#[path = "browser/atomic.rs"]
+mod atomic;
 #[path = "browser/backup.rs"]
 mod backup;
 #[path = "browser/bad_input.rs"]

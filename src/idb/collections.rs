@@ -20,7 +20,7 @@ use crate::core::error::Result;
 use crate::core::text::quote;
 
 /// One document to store: its id, its reference time (Unix ms, +Infinity for never) and itself.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DocWrite {
     /// The value at the collection's key path.
     pub id: JsValue,
@@ -106,7 +106,7 @@ impl Conn {
     /// One caller (`collection.update`), so not boxed.
     pub async fn modify_doc(&self, c: &str, id: &JsValue, cutoff: f64, decide: &mut dyn FnMut(Option<JsValue>) -> Result<DocChange>) -> Result<()> {
         let blobs = self.blobs_storable().await;
-        let run = self.begin("updating a document", &[DOCS], true, 1)?;
+        let run = self.begin("updating a document", &[DOCS], true, 0)?;
         let store = run.store(DOCS)?;
         let by_id = run.check(store.index(BY_ID))?;
         let rec = run.wait(&mut run.ask(&by_id, Ask::Get(key2(c, id)))?).await?;

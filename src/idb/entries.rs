@@ -680,7 +680,9 @@ impl Conn {
 
     async fn modify_in(&self, op: &'static str, key: &JsValue, cap: Option<Cap>, now: f64, decide: Decide<'_>) -> Result<Array> {
         let blobs = self.blobs_storable().await;
-        let run = self.begin(op, &[ENTRIES], true, 1)?;
+        // No probe: the read, awaited under the watchdog, is the first request and says the
+        // transaction runs.
+        let run = self.begin(op, &[ENTRIES], true, 0)?;
         let store = run.store(ENTRIES)?;
         let by_key = run.check(store.index(BY_KEY))?;
         let rec = run.wait(&mut run.ask(&by_key, Ask::Get(key.clone()))?).await?;

@@ -203,62 +203,39 @@ impl Collection {
     #[cfg(feature = "full")]
     pub async fn update(&self, id: JsValue, f: &mut dyn FnMut(JsValue) -> Result<Option<DocIn>>) -> Result<JsValue> {
         use crate::idb::DocChange;
-        let encrypted = self.store.encrypted();
+        let written = |d: DocIn| {
+            let w = self.writes(vec![d]).remove(0);
+            let doc = w.doc.clone();
+            (w, doc)
+        };
         for _ in 0..super::entries::SEALED_TRIES {
             let conn = self.store.live().await?;
             let cutoff = self.cutoff();
-            let (seen, old) = if encrypted {
+            // In a store that encrypts: the token of what was read, and the sealed new document.
+            let mut sealed = None;
+            if self.store.encrypted() {
                 let seen = conn.get_docs(&self.name, &Array::of1(&id), cutoff).await?.get(0);
                 let old = self.store.open_docs(&conn, &self.name, std::slice::from_ref(&id), vec![seen.clone()]).await?.pop().unwrap_or_default();
-                (Some(super::entries::sealed_token(&seen)), old)
-            } else {
-                (None, JsValue::UNDEFINED)
-            };
-            let mut sealed = None;
-            if encrypted {
-                sealed = Some(match f(old)? {
-                    Some(d) => {
-                        let mut w = self.writes(vec![d]);
-                        let doc = w[0].doc.clone();
-                        self.store.seal_docs(&conn, &self.name, &mut w).await?;
-                        w.pop().map(|w| (w, doc))
-                    }
-                    None => None,
-                });
+                let mut new = f(old)?.map(written);
+                if let Some((w, _)) = &mut new {
+                    self.store.seal_docs(&conn, &self.name, std::slice::from_mut(w)).await?;
+                }
+                sealed = Some((super::entries::sealed_token(&seen), new));
             }
             // Some(the new document, `undefined` if removed) once written.
-            let mut outcome: Option<JsValue> = None;
+            let mut outcome = None;
             conn.modify_doc(&self.name, &id, cutoff, &mut |current| {
-                let new = match (&seen, &sealed) {
-                    (Some(token), Some(sealed)) => {
+                let new = match &sealed {
+                    Some((token, new)) => {
                         if current.as_ref().map_or_else(Vec::new, super::entries::sealed_token) != *token {
                             return Ok(DocChange::Keep);
                         }
-                        sealed.as_ref().map(|(w, doc)| (DocWrite { id: w.id.clone(), reference_ms: w.reference_ms, doc: w.doc.clone() }, doc.clone()))
+                        new.clone()
                     }
-                    _ => {
-                        let had = current.is_some();
-                        let new = f(current.unwrap_or_default())?.map(|d| self.writes(vec![d]).remove(0));
-                        if new.is_none() && !had {
-                            outcome = Some(JsValue::UNDEFINED);
-                            return Ok(DocChange::Keep);
-                        }
-                        new.map(|w| {
-                            let doc = w.doc.clone();
-                            (w, doc)
-                        })
-                    }
+                    None => f(current.unwrap_or_default())?.map(written),
                 };
-                Ok(match new {
-                    Some((w, doc)) => {
-                        outcome = Some(doc);
-                        DocChange::Put(w)
-                    }
-                    None => {
-                        outcome = Some(JsValue::UNDEFINED);
-                        DocChange::Delete
-                    }
-                })
+                outcome = Some(new.as_ref().map_or(JsValue::UNDEFINED, |(_, doc)| doc.clone()));
+                Ok(new.map_or(DocChange::Delete, |(w, _)| DocChange::Put(w)))
             })
             .await?;
             let Some(doc) = outcome else { continue };
