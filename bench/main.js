@@ -156,6 +156,54 @@ const bench = {
     return { setOverwrite1000, setNew1000 };
   },
 
+  /** 1 000 awaited increments of one new key (each checked: 1, 2, ... 1 000), in the open store.
+   *  idb-ttl also gives the split of its ratio: on its own database (a second connection), raw
+   *  IndexedDB making what its incr makes, a transaction per increment: by_key get + put; the
+   *  same with the watchdog's probe (a count of a key no record has) first; then idb-ttl's
+   *  update(key, n => (n ?? 0) + 1), the updater a JS function. */
+  async incrs() {
+    const { c, name } = cur;
+    if (!c.incr) return {};
+    const time = async (f) => { const t = performance.now(); await f(); return performance.now() - t; };
+    const out = {};
+    out.incr1000 = await time(async () => {
+      for (let j = 1; j <= 1000; j++) check((await c.incr("counter")) === j, `incr ${j}`);
+    });
+    if (c.name !== "idb-ttl") return out;
+    const req = (r) => new Promise((ok, ko) => { r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
+    const done = (tx) => new Promise((ok, ko) => { tx.oncomplete = () => ok(); tx.onerror = tx.onabort = () => ko(tx.error); });
+    const db = await req(indexedDB.open(name));
+    try {
+      const rawIncr = async (k, probe) => {
+        const tx = db.transaction("entries", "readwrite");
+        const s = tx.objectStore("entries");
+        if (probe) s.count(-Infinity);
+        const now = Date.now();
+        let n;
+        s.index("by_key").get(k).onsuccess = (ev) => {
+          const r = ev.target.result;
+          const live = r !== undefined && r.e > now;
+          n = (live ? r.v : 0) + 1;
+          s.put(live ? { ...r, v: n } : { k, e: Infinity, v: n });
+        };
+        await done(tx);
+        return n;
+      };
+      out.splitIncrRawIndex = await time(async () => {
+        for (let j = 1; j <= 1000; j++) check((await rawIncr("counter-raw", false)) === j, `raw incr ${j}`);
+      });
+      out.splitIncrRawProbe = await time(async () => {
+        for (let j = 1; j <= 1000; j++) check((await rawIncr("counter-probe", true)) === j, `raw incr + probe ${j}`);
+      });
+    } finally {
+      db.close();
+    }
+    out.splitIncrUpdate = await time(async () => {
+      for (let j = 1; j <= 1000; j++) check((await c.store.update("counter-update", (n) => (n ?? 0) + 1)) === j, `update ${j}`);
+    });
+    return out;
+  },
+
   async closeCurrent() { await cur?.c.close(); cur = null; },
 
   /** In a freshly loaded page: open + first get (idb-ttl: wasm init timed separately). */

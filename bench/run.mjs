@@ -4,6 +4,9 @@
 // medians and spread. Prints the tables, writes bench/results/latest.json and latest.svg.
 //
 //   node bench/run.mjs [--reps N] [--reps-big N] [--budget-s S] [--out DIR]
+//   node bench/run.mjs --only incr [--sizes 1000,100000] [--reps N]
+//     only the "1 000 awaited incr" row (issue 33), in stores of those sizes (default 1000),
+//     each populated untimed; writes incr-latest.json instead of latest.json + latest.svg.
 //
 // Time budget: the whole scripts/bench.sh must finish within 15 minutes on a 2-core machine.
 // The 1 000-entry and reap-only cases always run (warm-up + --reps). The 100 000-entry rounds
@@ -33,6 +36,9 @@ const BUDGET_MS = Number(arg("--budget-s", 14 * 60)) * 1000;    // from START; 1
 const SKIP_TTL = arg("--skip-idb-ttl", null); // reason, e.g. the build failed
 const LF_BULK_100K = arg("--lf-bulk-100k", "auto"); // auto | off
 const OUT = resolve(arg("--out", join(here, "results")));
+const ONLY = arg("--only", null);
+if (ONLY !== null && ONLY !== "incr") throw new Error(`--only ${ONLY}: the one row that runs alone is "incr"`);
+const SIZES = String(arg("--sizes", "1000")).split(",").map(Number);
 const deadline = START + BUDGET_MS;
 const left = () => deadline - Date.now();
 const t00 = Date.now();
@@ -104,7 +110,12 @@ const call = (fn, ...args) => page.evaluate(([fn, args]) => window.bench[fn](...
 const rotate = (list, r) => list.map((_, i) => list[(i + r) % list.length]);
 
 const samples = {}; // samples[workload][contender] = [ms]
-const add = (w, c, ms) => { if (ms != null) (((samples[w] ??= {})[c] ??= []).push(ms)); };
+const byRep = {};  // byRep[workload][rep][contender] = ms, for paired ratios
+const add = (w, c, ms, rep) => {
+  if (ms == null) return;
+  ((samples[w] ??= {})[c] ??= []).push(ms);
+  if (rep != null) ((byRep[w] ??= {})[rep] ??= {})[c] = ms;
+};
 const populatedNote = new Set();
 
 const failures = [];
@@ -131,6 +142,7 @@ async function mainRun_(c, n, rep, { populate = false, cold = false, keep = true
   Object.entries(await call("reads")).forEach(([k, v]) => (out[`${k}@${n}`] = v));
   Object.entries(await call("split")).forEach(([k, v]) => (out[`${k}@${n}`] = v));
   Object.entries(await call("writes")).forEach(([k, v]) => (out[`${k}@${n}`] = v));
+  Object.entries(await call("incrs")).forEach(([k, v]) => (out[`${k}@${n}`] = v));
   if (cold) {
     await call("closeCurrent");
     await fresh();
@@ -145,13 +157,29 @@ async function mainRun_(c, n, rep, { populate = false, cold = false, keep = true
   await call("end");
   log(`${c} n=${n} rep ${rep}${keep ? "" : " (warm-up)"}: ` + Object.entries(out).filter(([, v]) => v != null)
     .map(([k, v]) => `${k.split("@")[0]}=${fmt(v)}`).join(" "));
-  if (keep) for (const [k, v] of Object.entries(out)) add(k, c, v);
+  if (keep) for (const [k, v] of Object.entries(out)) add(k, c, v, rep);
   if (populate && out[`bulk@${n}`] == null) populatedNote.add(`${c}@${n}`);
 }
 
 const reps = { small: REPS, big: 0, ts: 0, lfBulk100k: 0 };
 let lfBulkLowerBound = null;
+/** `--only incr`: a store of n entries populated untimed, then the incr step, warm-up + REPS. */
+async function incrRun(c, n, rep) {
+  return guarded(`incr n=${n} rep ${rep}`, c, async () => {
+    await call("begin", c, n, `bench-incr-${c}-${n}-${rep}`, 500 + rep, true);
+    const out = await call("incrs");
+    await call("end");
+    log(`${c} n=${n} rep ${rep}${rep ? "" : " (warm-up)"}: ` + Object.entries(out).map(([k, v]) => `${k}=${fmt(v)}`).join(" "));
+    if (rep > 0) for (const [k, v] of Object.entries(out)) add(`${k}@${n}`, c, v, rep);
+  });
+}
+
 try {
+  if (ONLY === "incr") {
+    for (const n of SIZES) for (let rep = 0; rep <= REPS; rep++) for (const c of rotate(contenders, rep)) await incrRun(c, n, rep);
+    reps.big = 0;
+    throw "only";
+  }
   // ---- 1 000 entries: warm-up + REPS
   for (let rep = 0; rep <= REPS; rep++) {
     for (const c of rotate(contenders, rep)) await mainRun(c, 1000, rep, { keep: rep > 0 });
@@ -220,8 +248,10 @@ try {
     }
   }
 } catch (e) {
+  if (e === "only") log(`--only ${ONLY}: done`); else {
   log("ERROR (benchmark stopped early, reporting what was measured): " + (e?.stack ?? e));
   failures.push("stopped early: " + String(e?.message ?? e).split("\n")[0]);
+  }
 } finally {
   await page.close().catch(() => {});
   await browser.close();
@@ -237,6 +267,8 @@ const WORKLOADS = [
   ["setNew1000@100000", "1 000 awaited single writes, new keys (store 100 000)"],
   ["setOverwrite1000@1000", "1 000 awaited single writes, overwrite + new expiry (1 000)"],
   ["setOverwrite1000@100000", "1 000 awaited single writes, overwrite + new expiry (100 000)"],
+  ["incr1000@1000", "1 000 awaited incr of one key (store 1 000)"],
+  ["incr1000@100000", "1 000 awaited incr of one key (store 100 000)"],
   ["get1000@1000", "1 000 awaited random gets (store 1 000)"],
   ["get1000@100000", "1 000 awaited random gets (store 100 000)"],
   ["getMany1000@1000", "getMany of 1 000 random keys (store 1 000)"],
@@ -263,6 +295,12 @@ const WORKLOADS = [
   ["splitIdleGet@100000", "split 5: idb-ttl get of idle entries, each read extending its entry (100 000)"],
   ["splitEncSetMany@100000", "split 6: encrypted store, setMany of the 1 000 keys (its own database)"],
   ["splitEncGet@100000", "split 7: encrypted store, the same 1 000 awaited gets"],
+  ["splitIncrRawIndex@1000", "split incr 1: raw on idb-ttl's database, tx per incr: by_key get + put (store 1 000)"],
+  ["splitIncrRawProbe@1000", "split incr 2: the same with the watchdog's probe (a count) first (store 1 000)"],
+  ["splitIncrUpdate@1000", "split incr 3: idb-ttl update(key, n => (n ?? 0) + 1) (store 1 000)"],
+  ["splitIncrRawIndex@100000", "split incr 1: raw on idb-ttl's database, tx per incr: by_key get + put (100 000)"],
+  ["splitIncrRawProbe@100000", "split incr 2: the same with the watchdog's probe (a count) first (100 000)"],
+  ["splitIncrUpdate@100000", "split incr 3: idb-ttl update(key, n => (n ?? 0) + 1) (100 000)"],
   ["coldInit@100000", "cold start: idb-ttl wasm fetch + compile + init (extra)"],
 ];
 const cols = contenders;
@@ -308,13 +346,37 @@ for (const n of [1000, 100000]) {
     (idle == null ? "" : `; a get of an idle entry that extends it ${per(idle - ttl)} more (${(idle / ttl).toFixed(2)}x a plain get)`) +
     (m("splitEncGet") == null ? "" : `; an encrypted get ${per(m("splitEncGet") - ttl)} more (${(m("splitEncGet") / ttl).toFixed(2)}x)`));
 }
+for (const n of [1000, 100000]) {
+  const m = (w, c = "idb-ttl") => result.workloads[`${w}@${n}`]?.contenders[c]?.median;
+  const [raw, idx, probe, ttl, upd] = [m("incr1000", "raw"), m("splitIncrRawIndex"), m("splitIncrRawProbe"), m("incr1000"), m("splitIncrUpdate")];
+  if ([raw, idx, probe, ttl].some((x) => x == null)) continue;
+  const x = (v) => `${fmt(v)} us (${(v / raw).toFixed(2)}x raw)`; // ms for 1 000 increments = us per increment
+  // Ratios of medians taken apart: under load a step can come out below the one before it.
+  splitLines.push(`store ${n}: per incr, raw IndexedDB (get + put by primary key) ${fmt(raw)} us; on idb-ttl's database, ` +
+    `by_key get + put ${x(idx)}; + the watchdog's probe ${x(probe)}; idb-ttl incr ${x(ttl)}` +
+    (upd == null ? "" : `; idb-ttl update(key, n => (n ?? 0) + 1) ${x(upd)}`));
+}
 result.split = { rows: splitRows, lines: splitLines };
 const msTable = table(["workload", ...cols], msRows);
 const ratioTable = table(["ratio to raw IndexedDB (median/median)", ...cols], ratioRows);
 console.log("\n== Median ms (min-max)\n" + msTable);
 console.log("\n== Ratio to raw IndexedDB with an expiry index (lower is faster)\n" + ratioTable);
+// incr (issue 33): also each contender's median over repetitions of (its time / raw's in the same
+// repetition), which load from other work on the machine disturbs less than medians taken apart.
+const pairedRows = [];
+for (const w of ["incr1000@1000", "incr1000@100000"]) {
+  if (!byRep[w]) continue;
+  const row = [result.workloads[w].label];
+  for (const c of cols) {
+    const rs = Object.values(byRep[w]).filter((r) => r[c] != null && r.raw != null).map((r) => r[c] / r.raw);
+    row.push(rs.length ? `${summary(rs).median.toFixed(2)} (${Math.min(...rs).toFixed(2)}-${Math.max(...rs).toFixed(2)})` : "-");
+    if (rs.length && result.workloads[w].contenders[c]) result.workloads[w].contenders[c].pairedRatioToRaw = summary(rs);
+  }
+  pairedRows.push(row);
+}
+if (pairedRows.length) console.log("\n== incr: paired ratio to raw, median (min-max) over repetitions of (contender / raw in the same repetition)\n" + table(["workload", ...cols], pairedRows));
 if (splitRows.length) {
-  console.log("\n== Where an awaited idb-ttl get's time goes (medians, ms for 1 000 gets)\n" + table(["step", "idb-ttl's database"], splitRows));
+  console.log("\n== Where an awaited idb-ttl get's or incr's time goes (medians, ms for 1 000 calls)\n" + table(["step", "idb-ttl's database"], splitRows));
   for (const l of splitLines) console.log(l);
 }
 const repsLine = `reps: 1 000-entry and reap-only cases ${reps.small} (+1 warm-up each); 100 000-entry rounds ${reps.big} ` +
@@ -340,6 +402,7 @@ if (contenders.includes("idb-ttl")) {
   for (const w of ["setOverwrite1000@1000", "setOverwrite1000@100000", "setNew1000@1000", "setNew1000@100000"]) vsDexie(w);
   for (const w of ["getMany1000@1000", "getMany1000@100000"]) vsRaw(w, 1.15);
   for (const w of ["bulk@1000", "bulk@100000"]) vsRaw(w, 1.3);
+  for (const w of ["incr1000@1000", "incr1000@100000"]) vsRaw(w, 1.3); // issue 33
   const m = med("tsAppend@100000", "idb-ttl");
   if (m != null) for (const c of ["raw", "Dexie"]) if (med("tsAppend@100000", c) != null) {
     const x = med("tsAppend@100000", c) / m;
@@ -351,7 +414,7 @@ if (contenders.includes("idb-ttl")) {
 }
 result.targets = targets;
 if (targets.length) {
-  console.log("\n== Targets (issue 10)");
+  console.log("\n== Targets (issue 10; incr: issue 33)");
   console.log(table(["target", "value", "goal", "met"], targets.map((x) => [x.what, x.value < 0.1 ? x.value.toPrecision(2) : x.value.toFixed(2), x.goal, x.met ? "yes" : "NO"])));
 }
 if (!info.tsIdbTtl) console.log("time-series target: not measurable yet (no TtlStore#timeSeries)");
@@ -361,8 +424,10 @@ result.elapsedS = elapsed;
 result.benchElapsedS = (Date.now() - t00) / 1000;
 result.tables = { ms: msTable, ratio: ratioTable, reps: repsLine };
 mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, "latest.json"), JSON.stringify(result, null, 2) + "\n");
-writeFileSync(join(OUT, "latest.svg"), renderSvg(result));
+result.only = ONLY;
+const outName = ONLY ? `${ONLY}-latest.json` : "latest.json";
+writeFileSync(join(OUT, outName), JSON.stringify(result, null, 2) + "\n");
+if (!ONLY) writeFileSync(join(OUT, "latest.svg"), renderSvg(result));
 console.log(`\nChromium ${browser.version}; 1-min load average ${loadStart.toFixed(1)} -> ${loadEnd.toFixed(1)} on 2 cores`);
-console.log(`wrote ${join(OUT, "latest.json").replace(repo + "/", "")} and latest.svg`);
+console.log(`wrote ${join(OUT, outName).replace(repo + "/", "")}${ONLY ? "" : " and latest.svg"}`);
 console.log(`elapsed: ${elapsed.toFixed(0)} s total (benchmark ${result.benchElapsedS.toFixed(0)} s)`);

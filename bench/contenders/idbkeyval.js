@@ -1,5 +1,6 @@
-// idb-keyval 6.x: no index, values wrapped as {v, e}; reaping = full scan (entries()) + delMany.
-import { createStore, setMany, set, get, getMany, entries, delMany } from "../node_modules/idb-keyval/dist/index.js";
+// idb-keyval 6.x: no index, values wrapped as {v, e}; reaping = full scan (entries()) + delMany;
+// incr = update() (one readwrite transaction).
+import { createStore, setMany, set, get, getMany, entries, delMany, update } from "../node_modules/idb-keyval/dist/index.js";
 import { deleteRaw, putOutOfLine } from "./util.js";
 
 export default {
@@ -19,6 +20,17 @@ export default {
     await putOutOfLine(this.name, "kv", es.map(([k, v, e]) => [k, { v, e }]));
   },
   async set(k, v, e) { await set(k, { v, e }, this.store); },
+  /** update(key, updater): get + put in one readwrite transaction, the {v, e} wrapper kept. */
+  async incr(k) {
+    const now = Date.now();
+    let n;
+    await update(k, (r) => {
+      const live = r !== undefined && r.e > now;
+      n = (live ? r.v : 0) + 1;
+      return { v: n, e: live ? r.e : Infinity };
+    }, this.store);
+    return n;
+  },
   async get(k) { const r = await get(k, this.store); return r !== undefined && r.e > Date.now() ? r.v : undefined; },
   async getMany(keys) {
     const now = Date.now();

@@ -34,6 +34,7 @@ export default {
   async destroy(name) { this.close(); await mod.TtlStore.destroy(name); },
   async setMany(es) { await this.store.setMany(es.map(([k, v, e]) => (e === Infinity ? [k, v] : [k, v, opts(e)]))); },
   async set(k, v, e) { await this.store.set(k, v, opts(e)); },
+  async incr(k) { return this.store.incr(k); },
   async get(k) { return this.store.get(k); },
   async getMany(keys) { return this.store.getMany(keys); },
   async reap() {

@@ -1,6 +1,7 @@
 // localForage 1.10 (IndexedDB driver; loaded as a classic script, window.localforage): no batch
 // API, so bulk = concurrent setItem calls, getMany = concurrent getItem calls; values wrapped as
-// {v, e}; reaping = iterate() over everything + removeItem per expired key.
+// {v, e}; reaping = iterate() over everything + removeItem per expired key; incr = getItem then
+// setItem (two transactions: not atomic).
 import { deleteRaw, putOutOfLine } from "./util.js";
 
 export default {
@@ -20,6 +21,15 @@ export default {
   async setMany(es) { await Promise.all(es.map(([k, v, e]) => this.lf.setItem(k, { v, e }))); },
   async populate(es) { await putOutOfLine(this.name, "kv", es.map(([k, v, e]) => [k, { v, e }])); },
   async set(k, v, e) { await this.lf.setItem(k, { v, e }); },
+  /** getItem then setItem: two transactions, NOT atomic (two tabs can lose counts); the
+   *  nearest a localForage user has. */
+  async incr(k) {
+    const r = await this.lf.getItem(k);
+    const live = r != null && r.e > Date.now();
+    const n = (live ? r.v : 0) + 1;
+    await this.lf.setItem(k, { v: n, e: live ? r.e : Infinity });
+    return n;
+  },
   async get(k) { const r = await this.lf.getItem(k); return r != null && r.e > Date.now() ? r.v : undefined; },
   async getMany(keys) {
     const now = Date.now();

@@ -1,7 +1,7 @@
 // Baseline: raw IndexedDB written directly, with an expiry index (the fair baseline: a TTL store
 // must find what expired). Records {k, e, v} keyed by k, index by_exp on e (Unix ms, Infinity =
 // none). One transaction per batch; reaping = one tx: by_exp.getAllKeys(upperBound(now)) + per-key
-// deletes. Time series: one record per event, auto-increment key, index on ts.
+// deletes. incr: get + put in one readwrite transaction. Time series: one record per event, auto-increment key, index on ts.
 import { req2p, txDone, openRaw, deleteRaw } from "./util.js";
 
 const S = "kv";
@@ -25,6 +25,22 @@ export default {
     const tx = this.db.transaction(S, "readwrite");
     tx.objectStore(S).put({ k, e, v });
     await txDone(tx);
+  },
+  /** One readwrite transaction: get, then put of the live count + 1 (a missing or expired key
+   *  starts from 0 with no expiry; a live one keeps its expiry); resolves at the commit. */
+  async incr(k) {
+    const tx = this.db.transaction(S, "readwrite");
+    const s = tx.objectStore(S);
+    const now = Date.now();
+    let n;
+    s.get(k).onsuccess = (ev) => {
+      const r = ev.target.result;
+      const live = r !== undefined && r.e > now;
+      n = (live ? r.v : 0) + 1;
+      s.put({ k, e: live ? r.e : Infinity, v: n });
+    };
+    await txDone(tx);
+    return n;
   },
   async get(k) {
     const r = await req2p(this.db.transaction(S).objectStore(S).get(k));
