@@ -18,7 +18,12 @@
 // Every result is judged against the model with the call's [t0, t1]: an entry whose expiry is more
 // than TOLERANCE_MS after t1 must be read back (exact version, value intact), one whose expiry is
 // more than TOLERANCE_MS before t0 (or that was deleted) must not; in between either answer is
-// accepted and counted as a boundary read. At quiet points (no batch in flight) each tab's
+// accepted and counted as a boundary read. The read-modify-write verbs (add, replace, take, incr,
+// update, expire with `only`; about a fifth of the mix) are judged the same way: the model says
+// what each gives if the entry is live and if it is not, and the result must be one of those the
+// window allows (it then tells the model which); incr over a live non-number must reject with a
+// TypeError naming the key, and the incrementing updater over one throws its own marker, which
+// the call must reject with (both counted as expected errors). At quiet points (no batch in flight) each tab's
 // count() and keys() are checked against the model, and the JS heap (after a forced GC, over the
 // DevTools protocol) and the wasm memory (stats().memoryBytes) of each tab are sampled.
 //
