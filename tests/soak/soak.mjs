@@ -18,7 +18,12 @@
 // Every result is judged against the model with the call's [t0, t1]: an entry whose expiry is more
 // than TOLERANCE_MS after t1 must be read back (exact version, value intact), one whose expiry is
 // more than TOLERANCE_MS before t0 (or that was deleted) must not; in between either answer is
-// accepted and counted as a boundary read. At quiet points (no batch in flight) each tab's
+// accepted and counted as a boundary read. The read-modify-write verbs (add, replace, take, incr,
+// update, expire with `only`; about a fifth of the mix) are judged the same way: the model says
+// what each gives if the entry is live and if it is not, and the result must be one of those the
+// window allows (it then tells the model which); incr over a live non-number must reject with a
+// TypeError naming the key, and the incrementing updater over one throws its own marker, which
+// the call must reject with (both counted as expected errors). At quiet points (no batch in flight) each tab's
 // count() and keys() are checked against the model, and the JS heap (after a forced GC, over the
 // DevTools protocol) and the wasm memory (stats().memoryBytes) of each tab are sampled.
 //
@@ -151,26 +156,58 @@ class KeyState {
     this.key = key;
     this.tab = tab;
     this.present = false;
+    // What is stored: "obj" (a set/add/replace value: version `v`, padding `n`), "num" (`num`,
+    // from incr/update) or "arr" (`arr`, from update appending).
+    this.kind = "obj";
     this.v = 0;
     this.n = 0;
+    this.num = 0;
+    this.arr = null;
     this.lo = Infinity;
     this.hi = Infinity;
+    // The expiry is [lo, hi] OR none (hi is then Infinity): an incr/update whose result did not
+    // tell a live entry (expiry kept) from a new one (no expiry) apart.
+    this.unsure = false;
   }
 
   /** A copy for failure reports. */
   snapshot() {
-    return { present: this.present, v: this.v, n: this.n, lo: this.lo, hi: this.hi };
+    const { present, kind, v, n, num, arr, lo, hi, unsure } = this;
+    return { present, kind, ...(kind === "obj" ? { v, n } : kind === "num" ? { num } : { arr }), lo, hi, ...(unsure ? { unsure } : {}) };
   }
 
   /** Stores version `v` (padding `n`) expiring within [lo, hi]. */
   write(v, n, lo, hi) {
-    Object.assign(this, { present: true, v, n, lo, hi });
+    Object.assign(this, { present: true, kind: "obj", v, n, lo, hi, unsure: false });
+  }
+
+  /** Stores a number or an array (`data`: `{ num }` or `{ arr }`) expiring within [lo, hi]. */
+  writeData(data, lo, hi, unsure = false) {
+    if (data.num !== undefined) Object.assign(this, { present: true, kind: "num", num: data.num, lo, hi, unsure });
+    else Object.assign(this, { present: true, kind: "arr", arr: data.arr, lo, hi, unsure });
+  }
+
+  /** The stored value keeps, the expiry becomes [lo, hi]. */
+  setExpiry(lo, hi) {
+    Object.assign(this, { lo, hi, unsure: false });
+  }
+
+  /** The record is known to have expired by `t` (a call at or before `t` found it dead). */
+  deadBy(t) {
+    this.hi = Math.min(this.hi, t);
+    this.unsure = false;
+  }
+
+  /** The record is known to have been live at a clock reading at or after `t`. */
+  liveAfter(t) {
+    this.lo = Math.max(this.lo, t);
   }
 
   /** The key has no record. */
   remove() {
     this.present = false;
     this.lo = this.hi = Infinity;
+    this.unsure = false;
   }
 }
 
@@ -208,6 +245,13 @@ function applyWrite(s, v, n, opts, at, t0, t1) {
   else s.write(v, n, lo, hi);
 }
 
+/** Applies an expiry change (`expire`) with `opts` made within [t0, t1] to `s`, value kept. */
+function applyExpiry(s, opts, at, t0, t1) {
+  const { lo, hi } = writtenExpiry(opts, at, t0, t1);
+  if (hi <= t0 || (opts && opts.ttl === 0)) s.remove();
+  else s.setExpiry(lo, hi);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Figures
 // ---------------------------------------------------------------------------------------------
@@ -226,7 +270,12 @@ const figures = {
   reapCallRemoved: 0,
   reapedByTab: { A: 0, B: 0 },
   rounds: 0,
+  outcomes: new Map(),     // "verb: outcome" -> count (add true/false, incr TypeError, ...)
+  expectedErrors: 0,       // incr on a live non-number (TypeError) and throwing updaters, as predicted
 };
+
+/** Counts one outcome of a read-modify-write verb. */
+const countOutcome = (label) => figures.outcomes.set(label, (figures.outcomes.get(label) || 0) + 1);
 
 /** Counts one executed op under `label`. */
 const countOp = (label, n = 1) => figures.ops.set(label, (figures.ops.get(label) || 0) + n);
@@ -268,7 +317,15 @@ const OWN_MIX = [
   ["set:ttl", 16], ["set:expiresAt", 5], ["set:plain", 3], ["set:keepTtl", 3], ["set:ttl0", 0.5],
   ["set:past", 0.5], ["setMany", 4], ["delete", 6], ["deleteMany", 2], ["expire", 6],
   ["expire:now", 1], ["persist", 3], ["reap", 0.3],
+  // The read-modify-write verbs: about 20% of the mix.
+  ["add:ttl", 3], ["add:plain", 1], ["replace:ttl", 1.5], ["replace:keepTtl", 1.5], ["replace:plain", 1],
+  ["take", 3], ["incr:ttl", 4], ["incr:plain", 1], ["update:append", 2], ["update:incr", 1.5],
+  ["update:delete", 0.5], ["expire:noExpiry", 1], ["expire:hasExpiry", 1], ["expire:later", 1],
+  ["expire:sooner", 1],
 ];
+
+/** `by` of incr and of the incrementing updater: negative and fractional too. */
+const INCR_BY = [1, 1, 1, 2, 10, -1, 0.5, -0.25];
 
 /** The cross-tab read mix: [name, weight]. */
 const CROSS_MIX = [["get", 5], ["has", 2], ["getMany", 2], ["ttl", 1], ["expiresAt", 1]];
@@ -309,14 +366,33 @@ function ownOp(keys) {
     case "expire:now": return { label, op: "expire", key, opts: { ttl: 0 } };
     case "persist": return { label, op: "persist", key };
     case "reap": return { label, op: "reap" };
+    case "add:ttl": return { label, op: "add", key, v: nextVersion++, n: padLength(), opts: expiryOptions() };
+    case "add:plain": return { label, op: "add", key, v: nextVersion++, n: padLength() };
+    case "replace:ttl": return { label, op: "replace", key, v: nextVersion++, n: padLength(), opts: expiryOptions() };
+    case "replace:keepTtl": return { label, op: "replace", key, v: nextVersion++, n: padLength(), opts: { keepTtl: true } };
+    case "replace:plain": return { label, op: "replace", key, v: nextVersion++, n: padLength() };
+    case "take": return { label, op: "take", key };
+    // incr and the incrementing updater go 70% to the lane's first 60 keys, so counters build up
+    // there (other ops write objects over them: incr then meets numbers, objects, arrays and nothing).
+    case "incr:ttl": return { label, op: "incr", key: counterKey(keys), by: pick(INCR_BY), opts: expiryOptions() };
+    case "incr:plain": return { label, op: "incr", key: counterKey(keys), by: pick(INCR_BY) };
+    case "update:append": return { label, op: "update", how: "append", key, x: `u${nextVersion++}`, opts: rand() < 0.5 ? expiryOptions() : undefined };
+    case "update:incr": return { label, op: "update", how: "incr", key: counterKey(keys), by: pick(INCR_BY), opts: rand() < 0.5 ? expiryOptions() : undefined };
+    case "update:delete": return { label, op: "update", how: "delete", key };
+    case "expire:noExpiry": case "expire:hasExpiry": case "expire:later": case "expire:sooner":
+      return { label, op: "expireIf", key, only: label.slice(7), opts: expiryOptions() };
     default: throw new Error(`no op ${label}`);
   }
 }
+
+/** A key for incr: 70% one of the lane's first 60 keys. */
+const counterKey = (keys) => (rand() < 0.7 ? pick(keys.slice(0, 60)) : pick(keys));
 
 /** Keys an op writes (reads write nothing). */
 function writtenKeys(op) {
   switch (op.op) {
     case "set": case "delete": case "expire": case "persist": return [op.key];
+    case "add": case "replace": case "take": case "incr": case "update": case "expireIf": return [op.key];
     case "setMany": return op.entries.map((e) => e.key);
     case "deleteMany": return op.keys;
     default: return [];
@@ -370,7 +446,8 @@ function judgeValue(tab, op, res, s, got) {
     else if (l === EDGE) figures.boundaryReads++;
     return;
   }
-  if (!got || got.bad !== undefined || !got.ok || got.k !== s.key) {
+  const isObj = got && got.num === undefined && got.arr === undefined;
+  if (!got || got.bad !== undefined || (isObj && (!got.ok || got.k !== s.key))) {
     fail("wrong value", { ...where(tab, op, res, s), got, why: "not the value written (or damaged)" });
     return;
   }
@@ -380,11 +457,22 @@ function judgeValue(tab, op, res, s, got) {
     });
     return;
   }
-  if (got.v !== s.v || got.n !== s.n) {
-    fail("wrong value", { ...where(tab, op, res, s), got, why: `version ${got.v}, model ${s.v}` });
+  const why = valueMismatch(s, got);
+  if (why) {
+    fail("wrong value", { ...where(tab, op, res, s), got, why });
     return;
   }
   if (l === EDGE) figures.boundaryReads++;
+}
+
+/** Why `got` (a described value) is not the value `s` holds, or null if it is. */
+function valueMismatch(s, got) {
+  if (s.kind === "obj") {
+    if (got.num !== undefined || got.arr !== undefined) return `got ${JSON.stringify(got)}, model holds version ${s.v}`;
+    return got.v !== s.v || got.n !== s.n ? `version ${got.v}, model ${s.v}` : null;
+  }
+  if (s.kind === "num") return got.num === s.num ? null : `got ${JSON.stringify(got)}, model holds the number ${s.num}`;
+  return got.arr !== undefined && JSON.stringify(got.arr) === JSON.stringify(s.arr) ? null : `got ${JSON.stringify(got)}, model holds ${JSON.stringify(s.arr)}`;
 }
 
 /** Judges a liveness answer (`has`; also used for expiry reads) of state `s`: `live` is what the store said. */
@@ -406,7 +494,15 @@ function judgeExpiry(tab, op, res, s) {
   judgeLive(tab, op, res, s, r !== "U");
   if (r === "U" || !s.present) return;
   if (r === null) {
-    if (s.lo !== Infinity) fail("wrong expiry", { ...where(tab, op, res, s), got: r, why: "no expiry, model has one" });
+    if (s.unsure) s.setExpiry(Infinity, Infinity);
+    else if (s.lo !== Infinity) fail("wrong expiry", { ...where(tab, op, res, s), got: r, why: "no expiry, model has one" });
+    return;
+  }
+  if (s.unsure) {
+    figures.boundaryReads++;
+    const [lo, hi] = op.op === "expiresAt" ? [r * 1000, r * 1000] : [res.t0 + r * 1000, res.t1 + r * 1000];
+    if (hi < s.lo - 1) fail("wrong expiry", { ...where(tab, op, res, s), got: r, why: `implies expiry in [${lo}, ${hi}]` });
+    else s.setExpiry(Math.max(s.lo, lo), hi);
     return;
   }
   if (typeof r !== "number" || s.lo === Infinity) {
@@ -432,7 +528,7 @@ function judgeBatch(tab, lanes, results, statesOf) {
     const res = results[li][oi];
     countOp(op.label);
     if (op.label.startsWith("cross:")) figures.crossReads++;
-    if (res.err) {
+    if (res.err && op.op !== "incr") {
       fail("rejected call", { tab: tab.name, op: op.op, label: op.label, key: op.key ?? op.keys, err: res.err, t0: res.t0, t1: res.t1 });
       return;
     }
@@ -478,8 +574,8 @@ function judgeOp(tab, op, res, statesOf) {
       const s = statesOf(op.key);
       judgeLive(tab, op, res, s, r);
       if (!s.present) break;
-      if (r) applyWrite(s, s.v, s.n, op.opts, res.at, t0, t1);
-      else s.hi = Math.min(s.hi, t1); // it had expired by then
+      if (r) applyExpiry(s, op.opts, res.at, t0, t1);
+      else s.deadBy(t1); // it had expired by then
       break;
     }
     case "persist": {
@@ -489,18 +585,175 @@ function judgeOp(tab, op, res, statesOf) {
         if (r) fail("wrong expiry", { ...where(tab, op, res, s), got: r, why: "persist() true on an entry without expiry" });
         break;
       }
+      if (s.present && s.unsure && !r && l === LIVE) {
+        figures.boundaryReads++;
+        s.setExpiry(Infinity, Infinity); // it had none
+        break;
+      }
       judgeLive(tab, op, res, s, r);
       if (!s.present) break;
-      if (r) s.write(s.v, s.n, Infinity, Infinity);
-      else s.hi = Math.min(s.hi, t1);
+      if (r) s.setExpiry(Infinity, Infinity);
+      else s.deadBy(t1);
       break;
     }
     case "reap":
       figures.reapCalls++;
       figures.reapCallRemoved += r.removed;
       break;
+    case "add": {
+      // true: nothing live was there (judged as has() answering false); false: something was.
+      const s = statesOf(op.key);
+      judgeLive(tab, op, res, s, !r);
+      countOutcome(`add: ${r}`);
+      if (r) applyWrite(s, op.v, op.n, op.opts, res.at, t0, t1);
+      else if (s.present) s.liveAfter(t0);
+      break;
+    }
+    case "replace": {
+      const s = statesOf(op.key);
+      judgeLive(tab, op, res, s, r);
+      countOutcome(`replace: ${r}`);
+      if (!s.present) break;
+      if (!r) s.deadBy(t1);
+      else if (op.opts && op.opts.keepTtl) {
+        // The live entry's expiry stays (so it was later than the call's clock).
+        const { lo, hi, unsure } = s;
+        s.write(op.v, op.n, Math.max(lo, t0), hi);
+        s.unsure = unsure;
+      } else applyWrite(s, op.v, op.n, op.opts, res.at, t0, t1);
+      break;
+    }
+    case "take": {
+      const s = statesOf(op.key);
+      judgeValue(tab, op, res, s, r);
+      countOutcome(`take: ${r === "U" ? "undefined" : "value"}`);
+      if (r !== "U") s.remove();
+      else if (s.present) s.deadBy(t1);
+      break;
+    }
+    case "incr": case "update": judgeModify(tab, op, res, statesOf(op.key)); break;
+    case "expireIf": judgeExpireIf(tab, op, res, statesOf(op.key)); break;
     default: throw new Error(`no judge for ${op.op}`);
   }
+}
+
+/**
+ * What `op` (incr, or update with its updater) makes of current value `cur` (a KeyState, or
+ * undefined for none): `{ num }`, `{ arr }`, "U" (deleted), `{ threw: true }` (the updater threw
+ * its marker) or `{ typeError: true }` (incr over a non-number). Mirrors tests/soak/tab.mjs.
+ */
+function predictModify(op, cur) {
+  if (op.op === "incr") {
+    if (!cur) return { num: op.by };
+    return cur.kind === "num" ? { num: cur.num + op.by } : { typeError: true };
+  }
+  if (op.how === "delete") return "U";
+  if (op.how === "incr") {
+    if (!cur) return { num: op.by };
+    return cur.kind === "num" ? { num: cur.num + op.by } : { threw: true };
+  }
+  if (!cur) return { arr: [op.x] };
+  if (cur.kind === "arr") return { arr: cur.arr.concat([op.x]).slice(-12) };
+  if (cur.kind === "num") return { arr: [`n${cur.num}`, op.x] };
+  return { arr: [`v${cur.v}`, op.x] };
+}
+
+/** Whether result `got` of `op` (as the tab reported it) is prediction `p`. */
+function sameOutcome(op, res, got, p) {
+  if (p === "U") return got === "U" && !res.err;
+  if (p.typeError) return typeof res.err === "string" && res.err.startsWith("TypeError: ") && res.err.includes(op.key);
+  if (res.err || got === "U" || got === undefined) return false;
+  if (p.threw) return got.threw === true;
+  if (p.num !== undefined) return op.op === "incr" ? got === p.num : got.num === p.num;
+  return got.arr !== undefined && JSON.stringify(got.arr) === JSON.stringify(p.arr);
+}
+
+/**
+ * Judges `incr` and `update` of state `s` within [t0, t1]: the result must be what the op makes
+ * of the live value (if the entry may be live then) or of nothing (if it may be dead); the
+ * result tells which it was. Expiry: incr keeps a live entry's and gives its options to a new
+ * one; update writes its options if given, else keeps a live entry's (a new one: none).
+ */
+function judgeModify(tab, op, res, s) {
+  const { t0, t1 } = res;
+  const l = liveness(s, t0, t1);
+  const got = res.r;
+  const pl = s.present && l !== DEAD ? predictModify(op, s) : null;
+  const pd = l !== LIVE ? predictModify(op, undefined) : null;
+  const mL = pl !== null && sameOutcome(op, res, got, pl);
+  const mD = pd !== null && sameOutcome(op, res, got, pd);
+  const verb = op.op === "incr" ? "incr" : `update(${op.how})`;
+  if (op.op === "update" && !res.err && !(res.calls >= 1)) fail("wrong result", { ...where(tab, op, res, s), got, why: `updater ran ${res.calls} times` });
+  if (!mL && !mD) {
+    const kind = res.err && !(pl && pl.typeError) ? "rejected call" : "wrong result";
+    fail(kind, { ...where(tab, op, res, s), by: op.by, how: op.how, got: res.err || got, expected: { ifLive: pl, ifDead: pd } });
+    return;
+  }
+  if (l === EDGE) figures.boundaryReads++;
+  const p = mL ? pl : pd;
+  countOutcome(`${verb}: ${p === "U" ? "deleted" : p.typeError ? "TypeError (live non-number)" : p.threw ? "updater threw" : mL && mD ? "either" : mL ? "live" : "new"}`);
+  if (p === "U") { s.remove(); return; }
+  if (p.typeError || p.threw) {
+    figures.expectedErrors++;
+    s.liveAfter(t0); // nothing written; the entry was live
+    return;
+  }
+  const data = p.num !== undefined ? { num: p.num } : { arr: p.arr };
+  const n = op.opts ? writtenExpiry(op.opts, res.at, t0, t1) : null;
+  const newExp = op.op === "update" && n ? n : { lo: Infinity, hi: Infinity };
+  // A new entry: incr's / update's options, or none.
+  const fresh = n || { lo: Infinity, hi: Infinity };
+  // A live entry: incr keeps its expiry, update takes the options if given.
+  const kept = { lo: Math.max(s.lo, t0), hi: s.hi, unsure: s.unsure };
+  const liveExp = op.op === "update" && n ? { ...newExp, unsure: false } : kept;
+  let e;
+  if (mL && mD) {
+    // Either way: the union of both (an unknown "none or [lo, hi]" when one is none).
+    const noneOne = liveExp.lo === Infinity || fresh.lo === Infinity || liveExp.unsure;
+    const finite = [liveExp, fresh].filter((x) => x.lo !== Infinity);
+    e = { lo: Math.min(...finite.map((x) => x.lo)), hi: noneOne ? Infinity : Math.max(...finite.map((x) => x.hi)), unsure: noneOne && finite.length > 0 };
+    if (!finite.length) e = { lo: Infinity, hi: Infinity, unsure: false };
+  } else e = mL ? liveExp : { ...fresh, unsure: false };
+  if (e.hi <= t0) s.remove();
+  else s.writeData(data, e.lo, e.hi, !!e.unsure);
+}
+
+/**
+ * Judges `expire(key, { ..., only })`: true only if the entry may have been live and the
+ * condition may have held (current expiry E from the model, new expiry N from the call; an
+ * overlap of the two within 1 ms leaves "later"/"sooner" open), false only if it may have been
+ * dead or the condition may have failed.
+ */
+function judgeExpireIf(tab, op, res, s) {
+  const { t0, t1, r } = res;
+  const l = liveness(s, t0, t1);
+  const N = writtenExpiry(op.opts, res.at, t0, t1);
+  let cond = null;
+  if (s.present && !s.unsure) {
+    const none = s.lo === Infinity;
+    switch (op.only) {
+      case "noExpiry": cond = none; break;
+      case "hasExpiry": cond = !none; break;
+      case "later": cond = none ? false : N.lo > s.hi + 1 ? true : N.hi < s.lo - 1 ? false : null; break;
+      case "sooner": cond = none ? true : N.hi < s.lo - 1 ? true : N.lo > s.hi + 1 ? false : null; break;
+      default: throw new Error(`no condition ${op.only}`);
+    }
+  }
+  const canTrue = l !== DEAD && cond !== false;
+  const canFalse = l !== LIVE || cond !== true;
+  countOutcome(`expire(${op.only}): ${r}`);
+  if (r && !canTrue) {
+    fail(l === DEAD ? (s.present ? "expired read" : "wrong value") : "wrong result", { ...where(tab, op, res, s), only: op.only, got: r, N, why: l === DEAD ? "changed a dead entry" : "the condition did not hold" });
+    return;
+  }
+  if (!r && !canFalse) {
+    fail("wrong result", { ...where(tab, op, res, s), only: op.only, got: r, N, why: "live and the condition held, yet false" });
+    return;
+  }
+  if (l === EDGE || cond === null) figures.boundaryReads++;
+  if (!s.present) return;
+  if (r) applyExpiry(s, op.opts, res.at, t0, t1);
+  else if (cond === true) s.deadBy(t1);
 }
 
 /**
@@ -517,7 +770,7 @@ function judgeKeepTtl(tab, op, res, s) {
   const detail = () => ({ ...where(tab, op, res, s), obs, o0: res.o0, o1: res.o1 });
   if (obs === null) {
     // No expiry: a new key, or the old one had none.
-    if (newOk || (keptOk && old.lo === Infinity)) {
+    if (newOk || (keptOk && (old.lo === Infinity || s.unsure))) {
       if (l === EDGE) figures.boundaryReads++;
       s.write(op.v, op.n, Infinity, Infinity);
     } else fail("wrong expiry", { ...detail(), why: "keepTtl dropped a live entry's expiry" });
@@ -724,10 +977,15 @@ function report({ samples, warm, last, final, elapsed, stoppedEarly, pageErrors 
   for (let i = 0; i < ops.length; i += 4) {
     console.log("  " + ops.slice(i, i + 4).map(([k, n]) => `${pad(k, 15)} ${lpad(n, 7)}`).join("   "));
   }
-  const kinds = ["expired read", "missing entry", "wrong value", "wrong expiry", "rejected call", "count check"];
+  const kinds = ["expired read", "missing entry", "wrong value", "wrong expiry", "wrong result", "rejected call", "count check"];
   console.log(`expired reads:       ${failureCount("expired read")}`);
   console.log(`missing entries:     ${failureCount("missing entry")}`);
   console.log(`wrong values:        ${failureCount("wrong value")}   wrong expiries: ${failureCount("wrong expiry")}   rejected calls: ${failureCount("rejected call")}`);
+  console.log(`wrong results:       ${failureCount("wrong result")} (add/replace/incr/update/expire-only answers the model rules out)`);
+  console.log(`expected errors:     ${figures.expectedErrors} (incr of a live non-number: TypeError naming the key; an updater's own throw, rejected with that very value)`);
+  const outs = [...figures.outcomes.entries()].sort((a, b) => a[0].localeCompare(b[0]));
+  console.log("read-modify-write outcomes:");
+  for (let i = 0; i < outs.length; i += 3) console.log("  " + outs.slice(i, i + 3).map(([k, n]) => `${pad(k, 36)} ${lpad(n, 6)}`).join("   "));
   console.log(`boundary answers:    ${figures.boundaryReads} (expiry within ${TOLERANCE_MS} ms of the call: accepted either way)`);
   console.log(`count checks:        ${figures.countChecks}, failed ${figures.countChecksFailed} (count() and keys() of each tab against the model; ` +
     `${figures.countChecksAtBoundary} had entries at the boundary, at most ${figures.countCheckMaxBoundary}, counted either way)`);

@@ -33,15 +33,42 @@ function makeValue(key, v, n) {
   return { k: key, v, pad: padFor(v, n), at: new Date(v * 1000), tags: new Map([["v", v]]) };
 }
 
-/** A value read back, summarised for Node: `"U"` for undefined, else `{ k, v, n, ok }`. */
+/**
+ * A value read back, summarised for Node: `"U"` for undefined, `{ num }` for a number (`incr`,
+ * `update`), `{ arr }` for an array (`update` appending), else `{ k, v, n, ok }`.
+ */
 function describe(value) {
   if (value === undefined) return "U";
+  if (typeof value === "number") return { num: value };
+  if (Array.isArray(value)) return { arr: value.map((x) => (typeof x === "string" ? x : `?${String(x)}`)) };
   if (value === null || typeof value !== "object") return { bad: String(value) };
   const { k, v, pad, at, tags } = value;
   const ok = typeof pad === "string" && pad === padFor(v, pad.length)
     && at instanceof Date && at.getTime() === v * 1000
     && tags instanceof Map && tags.get("v") === v;
   return { k, v, n: typeof pad === "string" ? pad.length : -1, ok };
+}
+
+/**
+ * `update`'s updaters (pure, synchronous; tests/soak/soak.mjs predicts them the same way):
+ * "append" adds item `x` to an array (keeping the last 12; a number or an object before becomes
+ * `n<number>` / `v<version>` first), "incr" adds `by` to a number (undefined counts as 0; anything
+ * else throws `marker`), "delete" returns undefined (which deletes the entry).
+ */
+function updater(op, marker, calls) {
+  return (cur) => {
+    calls.n++;
+    if (op.how === "delete") return undefined;
+    if (op.how === "incr") {
+      if (cur === undefined) return op.by;
+      if (typeof cur === "number") return cur + op.by;
+      throw marker;
+    }
+    if (cur === undefined) return [op.x];
+    if (Array.isArray(cur)) return cur.concat([op.x]).slice(-12);
+    if (typeof cur === "number") return [`n${cur}`, op.x];
+    return [`v${cur && cur.v}`, op.x];
+  };
 }
 
 /** `undefined` as `"U"`, everything else as is (numbers, `null`, booleans). */
@@ -103,6 +130,44 @@ async function exec(op) {
         break;
       }
       case "persist": out.r = await store.persist(op.key); break;
+      case "add": case "replace": {
+        const value = makeValue(op.key, op.v, op.n);
+        const [opts, at] = resolveOptions(op.opts);
+        t0 = Date.now();
+        out.r = await (opts ? store[op.op](op.key, value, opts) : store[op.op](op.key, value));
+        out.at = at;
+        break;
+      }
+      case "take": out.r = describe(await store.take(op.key)); break;
+      case "incr": {
+        const [opts, at] = resolveOptions(op.opts);
+        t0 = Date.now();
+        out.r = await (opts ? store.incr(op.key, op.by, opts) : store.incr(op.key, op.by));
+        out.at = at;
+        break;
+      }
+      case "update": {
+        const [opts, at] = resolveOptions(op.opts);
+        const marker = { soakThrown: op.key };
+        const calls = { n: 0 };
+        t0 = Date.now();
+        try {
+          out.r = describe(await (opts ? store.update(op.key, updater(op, marker, calls), opts) : store.update(op.key, updater(op, marker, calls))));
+        } catch (e) {
+          if (e !== marker) throw e;
+          out.r = { threw: true };
+        }
+        out.calls = calls.n;
+        out.at = at;
+        break;
+      }
+      case "expireIf": {
+        const [opts, at] = resolveOptions(op.opts);
+        t0 = Date.now();
+        out.r = await store.expire(op.key, { ...opts, only: op.only });
+        out.at = at;
+        break;
+      }
       case "reap": {
         const report = await store.reap();
         out.r = { removed: report.removed, remaining: report.remaining };
