@@ -100,7 +100,9 @@ pub(crate) fn call_updater(f: &js_sys::Function, current: JsValue, thrown: &Thro
     };
     let value = f.call1(&JsValue::UNDEFINED, &current).map_err(caught)?;
     if value.is_object() || value.is_function() {
-        let then = js_sys::Reflect::get(&value, &"then".into()).map_err(caught)?;
+        let then = js_sys::Reflect::get(&value, &"then".into()).map_err(|e| {
+            Error::InvalidType(format!("{}: the updater returned {}, whose then cannot be read ({}); nothing was written", what(), convert::describe(&value), convert::describe(&e)))
+        })?;
         if then.is_function() {
             return Err(Error::InvalidType(format!(
                 "{}: the updater returned a Promise (or another thenable), which a transaction cannot wait for; nothing was written. Make it synchronous: await what it needs before calling, then return the new value",
