@@ -56,6 +56,13 @@ pub use records::{DocRecord, EntryRecord};
 pub use schema::{DOCS as DOCS_STORE, ENTRIES as ENTRIES_STORE};
 pub use series::EventsIn;
 
+#[wasm_bindgen]
+extern "C" {
+    /// The browser's structured clone, the algorithm IndexedDB stores values with.
+    #[wasm_bindgen(js_name = structuredClone, catch)]
+    fn structured_clone(v: &JsValue) -> std::result::Result<JsValue, JsValue>;
+}
+
 #[wasm_bindgen(module = "/src/js/edge.js")]
 extern "C" {
     #[wasm_bindgen(js_name = blobPath, catch)]
@@ -286,6 +293,13 @@ impl Conn {
 
     fn put_error(&self, key: &JsValue, e: JsValue) -> Error {
         self.clone_error(&format!("the value for key {}", describe_key(key)), e)
+    }
+
+    /// Refuses a value IndexedDB could not store (what a put of it would be refused with), for a
+    /// call that wrote nothing and so put nothing (`add` over a live entry, `replace` over none):
+    /// a bad value is refused whether or not the key is there.
+    pub fn check_clonable(&self, key: &JsValue, value: &JsValue) -> Result<()> {
+        structured_clone(value).map(drop).map_err(|e| self.put_error(key, e))
     }
 
     /// A put refused because its value cannot be cloned; `what` names the value.

@@ -101,7 +101,7 @@ pub(crate) fn call_updater(f: &js_sys::Function, current: JsValue, thrown: &Thro
     let value = f.call1(&JsValue::UNDEFINED, &current).map_err(caught)?;
     if value.is_object() || value.is_function() {
         let then = js_sys::Reflect::get(&value, &"then".into()).map_err(|e| {
-            Error::InvalidType(format!("{}: the updater returned {}, whose then cannot be read ({}); nothing was written", what(), convert::describe(&value), convert::describe(&e)))
+            Error::InvalidType(format!("{}: the updater returned {}, whose then cannot be read (it threw {}); nothing was written", what(), convert::describe(&value), crate::idb::thrown_text(&e)))
         })?;
         if then.is_function() {
             return Err(Error::InvalidType(format!(

@@ -277,6 +277,9 @@ impl Store {
             })
             .await?;
         self.evicted(evicted, "maxEntries");
+        if !wrote {
+            conn.check_clonable(&key, &w.value)?;
+        }
         if wrote {
             self.emit_change(op, Array::of1(&key));
         }

@@ -166,9 +166,12 @@ async fn an_updater_that_throws_or_is_async_writes_nothing() {
         let e = try_call(&s, "update", &["k".into(), js(updater)]).await.unwrap_err();
         assert_error(&e, "TypeError", &parts);
     }
-    // A `then` getter that throws: rejected with what it threw.
+    // A returned value whose `then` cannot be read (a throwing getter, a revoked Proxy): a
+    // TypeError naming the call and what was thrown.
     let e = try_call(&s, "update", &["k".into(), js("() => ({ get then() { throw new RangeError('getter'); } })")]).await.unwrap_err();
-    assert_error(&e, "RangeError", &["getter"]);
+    assert_error(&e, "TypeError", &["update(\"k\")", "then cannot be read", "getter"]);
+    let e = try_call(&s, "update", &["k".into(), js("() => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy; }")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["update(\"k\")", "then cannot be read"]);
     let e = try_call(&s, "update", &["k".into(), js("() => () => 1")]).await.unwrap_err();
     assert_error(&e, "TypeError", &["\"k\"", "cannot be stored"]);
     for bad in ["'not a function'", "undefined", "({})"] {
@@ -286,6 +289,10 @@ async fn bad_input_is_refused_and_nothing_is_written() {
         ("replace", "['n', 2, { ttl: NaN }]", "RangeError", vec!["ttl NaN"]),
         ("replace", "['n', 2, '60']", "TypeError", vec!["replace options \"60\""]),
         ("replace", "['n', () => 1]", "TypeError", vec!["\"n\"", "cannot be stored"]),
+        // Refused too where nothing would have been written: no live entry to replace, a live
+        // one to add to.
+        ("replace", "['missing', () => 1]", "TypeError", vec!["\"missing\"", "cannot be stored"]),
+        ("add", "['n', Symbol('s')]", "TypeError", vec!["\"n\"", "cannot be stored"]),
         ("take", "[null]", "TypeError", vec!["key null"]),
         ("take", "[NaN]", "RangeError", vec!["key NaN"]),
         ("incr", "['n', NaN]", "TypeError", vec!["\"n\"", "by NaN", "finite number"]),
