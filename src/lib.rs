@@ -14,12 +14,14 @@
 //!
 //! The tree, room by room:
 //! - [`core`]: pure Rust, no browser and no clock (`now` is an argument): expiry parsing and
-//!   arithmetic, store options, reaper planning. Tested on the host with `cargo test`.
+//!   arithmetic, store options, reaper planning, what read-modify-write verbs decide. Tested on
+//!   the host with `cargo test`.
 //! - `idb`: the IndexedDB adapter, the only module touching IndexedDB, through
 //!   indexed_db_futures, its records converted by serde-wasm-bindgen (layout notes there).
 //! - `timer`: the only module with a clock and timers (`now_ms`; `sleep`, `within`, the reaper's
-//!   `ReaperTimer`, the watchdog's `deadline`, the watch `Timer`, on gloo-timers), and the
-//!   reaper's Web Lock (its leader among the members of a database).
+//!   `ReaperTimer`, the watchdog's `deadline`, the watch `Timer`, on gloo-timers), and Web Locks
+//!   (the reaper's leader among the members of a database; `exclusive`, the turns encrypted
+//!   read-modify-writes of one key take).
 //! - `channel`: the only module touching BroadcastChannel (events across tabs and workers).
 //! - `long`: long work's `{ signal, onProgress }`: what a call got through, and stopping it.
 //! - `store`: the store in Rust terms: connection, key-value verbs, reaper passes, events.

@@ -62,8 +62,9 @@ pub enum Error {
         /// What went wrong: `rejected: <the error>`, `did not answer within N ms`.
         message: String,
     },
-    /// The call's `signal` was aborted (or its `onProgress` threw): the JS edge rejects with the
-    /// signal's reason (or what was thrown) instead of this.
+    /// The call's `signal` was aborted, or user code it ran threw (`onProgress`, an `update`
+    /// updater): the JS edge rejects with the signal's reason (or what was thrown) instead of
+    /// this.
     #[error("the call was aborted")]
     Aborted,
     /// The lite entry (`idb-ttl/lite`, the key-value store alone) met a database holding what

@@ -31,9 +31,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use crate::core::entry::{ms_to_secs, ExpirySpec};
+use crate::core::error::{Error, Result};
 use crate::core::modify::{check_by, sum, Only};
 use crate::idb::describe_key;
-use crate::core::error::{Error, Result};
 use crate::store::{Store, EVENT_TYPES};
 
 /// A time-to-live key-value store over one IndexedDB database.
