@@ -18,7 +18,7 @@ import { build, formatMessages } from "esbuild";
  * that needs more must say so and why: a feature, or a design-card crate taking its work back,
  * may raise it by what it measurably costs).
  */
-export const BUDGET_GZIP_BYTES = 238_325;
+export const BUDGET_GZIP_BYTES = 238_317;
 /** The same for the lite entry (lite/: its index.js, glue, snippets and wasm). */
 export const LITE_BUDGET_GZIP_BYTES = 152_333;
 

@@ -295,7 +295,7 @@ pub fn set_many_entries(v: &JsValue) -> Result<Vec<Write>> {
 pub fn docs(what: &str, docs: &Array, key_path: &str, reference_field: Option<&str>) -> Result<Vec<DocIn>> {
     // { ids, fields, bad, shown }: `bad`, the index of a document that is not an object, or -1.
     let read = read_docs(docs, what, key_path, reference_field).map_err(refused)?;
-    let label = |i: usize| if docs.length() == 1 && what == "document" { what.to_owned() } else { format!("{what} {i}") };
+    let label = |i: usize| if docs.length() == 1 && (what == "document" || what == "updated document") { what.to_owned() } else { format!("{what} {i}") };
     if let Some(bad) = field(&read, "bad").as_f64().filter(|b| *b >= 0.0) {
         let shown = field(&read, "shown").as_string().unwrap_or_default();
         return Err(Error::wrong_type(&label(bad as usize), &shown, &format!("an object with an id at {}", quote(key_path))));
