@@ -18,9 +18,9 @@ import { build, formatMessages } from "esbuild";
  * that needs more must say so and why: a feature, or a design-card crate taking its work back,
  * may raise it by what it measurably costs).
  */
-export const BUDGET_GZIP_BYTES = 238_317;
+export const BUDGET_GZIP_BYTES = 238_258;
 /** The same for the lite entry (lite/: its index.js, glue, snippets and wasm). */
-export const LITE_BUDGET_GZIP_BYTES = 152_333;
+export const LITE_BUDGET_GZIP_BYTES = 152_319;
 
 const BUDGETS = { default: BUDGET_GZIP_BYTES, lite: LITE_BUDGET_GZIP_BYTES };
 const ENTRY_FILES = { default: "index.js", lite: "lite/index.js" };

@@ -277,11 +277,10 @@ impl Store {
             })
             .await?;
         self.evicted(evicted, "maxEntries");
-        if !wrote {
-            conn.check_clonable(&key, &w.value)?;
-        }
         if wrote {
             self.emit_change(op, Array::of1(&key));
+        } else {
+            conn.check_clonable(&key, &w.value)?;
         }
         Ok(wrote)
     }
