@@ -6,7 +6,8 @@
 #             --target web glue (idb_ttl.js + snippets/), its .wasm inlined as base64 of its gzip
 #             in idb_ttl_wasm.js, and its typings. From pkg-template/: index.js and lite/index.js,
 #             each bundled with wire.js (what both do with their glue), index.d.ts (lite/index.d.ts
-#             is made from it), package.json fields, README; the licences.
+#             is made from it), package.json fields, README; the licences. And react/: the
+#             React hooks ("idb-ttl/react", "idb-ttl/lite/react"), JS and typings as written.
 #   www/pkg/  a copy of pkg/ for the demo page, the page tests and the benchmark
 # Optimised by the npm binaryen's wasm-opt (first on PATH via env.sh; never --no-opt here).
 # Ends with scripts/size.mjs: the bytes a browser loads, per part and entry, checked against the
@@ -136,6 +137,9 @@ writeFileSync(`${pkg}/lite/index.d.ts`,
   '// The typings of "idb-ttl/lite", the key-value store, made by scripts/build.sh from index.d.ts\n' +
   "// without what this entry lacks (collections, time series, tiers and archive, hand-off,\n" +
   "// encryption, ttlFromHeaders).\n" + typings(dts, true));
+// The React hooks ("idb-ttl/react", "idb-ttl/lite/react"): modules of their own, importing React
+// and an entry as they are (no entry imports them, so they add nothing to either).
+cpSync(`${root}/pkg-template/react`, `${pkg}/react`, { recursive: true });
 for (const f of ["LICENSE-MIT", "LICENSE-APACHE"]) cpSync(`${root}/${f}`, `${pkg}/${f}`);
 const version = /^version = "([^"]+)"/m.exec(readFileSync(`${root}/Cargo.toml`, "utf8"))[1];
 const tpl = JSON.parse(readFileSync(`${root}/pkg-template/package.json`, "utf8"));
