@@ -42,6 +42,11 @@ function entrySource(store, key) {
   };
   const start = () => {
     try {
+      if (typeof key !== "string" && typeof key !== "number") {
+        let shown;
+        try { shown = JSON.stringify(key) ?? String(key); } catch { shown = String(key); }
+        throw new TypeError(`useEntry(store, key): key ${shown} is not accepted; expected a string or a number`);
+      }
       unobserve = store.observe({ keys: [key] }, ([entry]) => {
         told = entry;
         if (writing === 0) {

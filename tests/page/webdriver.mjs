@@ -163,9 +163,12 @@ export class Session {
     return this.send("GET", `/session/${this.id}/window`);
   }
 
-  /** Opens a new tab (a window where the browser has no tabs) and resolves to its handle; the current one stays current. */
-  async newWindow() {
-    return (await this.send("POST", `/session/${this.id}/window/new`, { type: "tab" })).handle;
+  /**
+   * Opens a new tab (a window where the browser has no tabs; `type: "window"` for a window, whose
+   * page stays visible beside the first) and resolves to its handle; the current one stays current.
+   */
+  async newWindow(type = "tab") {
+    return (await this.send("POST", `/session/${this.id}/window/new`, { type })).handle;
   }
 
   /** Makes the window (tab) `handle` the one the following commands go to. */
