@@ -205,8 +205,8 @@ fi
 #    binaryen (a wasm-opt that runs on node; Debian's binaryen 108 produces modules that fail to
 #    load, TOOLCHAIN.md #5), esbuild (minifies the package's JS), playwright-core (page tests),
 #    typescript (the typings check) and TanStack Query's core and persisters
-#    (tests/page/tanstack.test.mjs, tests/types) and React (examples/react-watch,
-#    tests/page/react-watch.test.mjs), all pinned in package-lock.json.
+#    (tests/page/tanstack.test.mjs, tests/types) and React (tests/page/react-hooks.test.mjs),
+#    all pinned in package-lock.json.
 npm_stamp="node_modules/.package-lock.json"   # npm rewrites it on every install
 npm_fresh=1
 for f in node_modules/.bin/wasm-opt node_modules/.bin/tsc node_modules/.bin/esbuild node_modules/playwright-core/package.json node_modules/@gfx/zopfli/package.json node_modules/@tanstack/query-persist-client-core/package.json node_modules/react-dom/package.json "$npm_stamp"; do

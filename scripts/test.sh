@@ -15,7 +15,9 @@
 #                                            Firefox and WebKit (WebDriver); four files at a time,
 #                                            then the two that time the page, alone
 #   7. node --test tests/package/            the packed npm tarball in a Vite 8/7 app (dev, build,
-#                                            worker), Node SSR, a plain module page
+#                                            worker), Node SSR, a plain module page; the React
+#                                            app (examples/react-watch, Vite, React 19 and 18)
+#                                            in two tabs of Chromium, Firefox and WebKit, and SSR
 #   8. the crash test on Chromium's SQLite backend (IDB_BACKEND=sqlite; step 6 ran it on LevelDB)
 # Each runner's output is shown as it is, and kept in target/test-logs/<stage>.log. The last line
 # is "summary: N passed, M failed", summed over the stages that count tests.

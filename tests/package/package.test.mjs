@@ -190,7 +190,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 /** The packed package ships what the entry needs and nothing of the build's leftovers. */
 test("the tarball: entry, typings, licences, metadata; no loose .wasm to locate", () => {
   const files = readdirSync(unpacked).sort();
-  for (const f of ["index.js", "index.d.ts", "idb_ttl.js", "idb_ttl_wasm.js", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "package.json", "snippets", "lite"]) {
+  for (const f of ["index.js", "index.d.ts", "idb_ttl.js", "idb_ttl_wasm.js", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "package.json", "snippets", "lite", "react"]) {
     assert.ok(files.includes(f), `the tarball lacks ${f}: ${files}`);
   }
   const lite = readdirSync(join(unpacked, "lite")).sort();
@@ -202,6 +202,12 @@ test("the tarball: entry, typings, licences, metadata; no loose .wasm to locate"
   assert.equal(pkg.exports["."].default, "./index.js");
   assert.equal(pkg.exports["."].types, "./index.d.ts");
   assert.deepEqual(pkg.exports["./lite"], { types: "./lite/index.d.ts", default: "./lite/index.js" });
+  // The React hooks (tests/package/react.test.mjs runs them): their own files, React an optional peer.
+  assert.deepEqual(pkg.exports["./react"], { types: "./react/index.d.ts", default: "./react/index.js" });
+  assert.deepEqual(pkg.exports["./lite/react"], { types: "./react/lite.d.ts", default: "./react/lite.js" });
+  assert.deepEqual(readdirSync(join(unpacked, "react")).sort(), ["hooks.d.ts", "hooks.js", "index.d.ts", "index.js", "lite.d.ts", "lite.js"]);
+  assert.deepEqual(pkg.peerDependencies, { react: "^18.0.0 || ^19.0.0" });
+  assert.deepEqual(pkg.peerDependenciesMeta, { react: { optional: true } });
   assert.ok(pkg.sideEffects.includes("./lite/index.js"), "the lite entry wires its glue when imported");
   // Its typings declare none of what it lacks; the default's declare it all.
   const liteTypes = readFileSync(join(unpacked, "lite/index.d.ts"), "utf8");
