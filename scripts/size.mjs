@@ -23,7 +23,7 @@ export const BUDGET_GZIP_BYTES = 238_258;
 /** The same for the lite entry (lite/: its index.js, glue, snippets and wasm). */
 export const LITE_BUDGET_GZIP_BYTES = 152_319;
 /** The same for the React hooks (react/: index.js, lite.js and the hooks they share). */
-export const REACT_BUDGET_GZIP_BYTES = 1_878;
+export const REACT_BUDGET_GZIP_BYTES = 1_963;
 
 const BUDGETS = { default: BUDGET_GZIP_BYTES, lite: LITE_BUDGET_GZIP_BYTES, react: REACT_BUDGET_GZIP_BYTES };
 const ENTRY_FILES = { default: "index.js", lite: "lite/index.js" };

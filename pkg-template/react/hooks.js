@@ -15,7 +15,16 @@ const notify = (listeners) => { for (const l of [...listeners]) l(); };
 /** Marks `p` handled (its failure is shown by the hook) and returns it, still rejecting for whoever awaits it. */
 const handled = (p) => { p.catch(() => {}); return p; };
 
-/** A value of `options` for a key of a memo: what may change between renders without meaning a new store or view. */
+/** `key` as an error message shows it. */
+const shown = (key) => {
+  try {
+    return JSON.stringify(key) ?? String(key);
+  } catch {
+    return `(a ${typeof key} that cannot be shown)`;
+  }
+};
+
+/** `value` as data, for a key of a memo: what may change between renders without meaning a new store or view. */
 function memoId(what, value) {
   try {
     return JSON.stringify(value, (_, v) => (typeof v === "function" ? `function ${v}` : typeof v === "bigint" ? `${v}n` : v));
@@ -23,6 +32,18 @@ function memoId(what, value) {
     throw new TypeError(`${what} must be plain data (strings, numbers, booleans, arrays, objects, Dates): ${e.message}`);
   }
 }
+
+/** A key of a memo for useEntry's key (refused later, as the hook's error, unless a string or number): as data, else itself. */
+const unshowable = new WeakMap();
+let unshowableMade = 0;
+const keyId = (key) => {
+  try {
+    return memoId("", key);
+  } catch {
+    if (!unshowable.has(key)) unshowable.set(key, (unshowableMade += 1));
+    return unshowable.get(key);
+  }
+};
 
 /**
  * One key of one store as useEntry shows it: the entry `observe({ keys: [key] })` last told, or
@@ -43,9 +64,7 @@ function entrySource(store, key) {
   const start = () => {
     try {
       if (typeof key !== "string" && typeof key !== "number") {
-        let shown;
-        try { shown = JSON.stringify(key) ?? String(key); } catch { shown = String(key); }
-        throw new TypeError(`useEntry(store, key): key ${shown} is not accepted; expected a string or a number`);
+        throw new TypeError(`useEntry(store, key): key ${shown(key)} is not accepted; expected a string or a number`);
       }
       unobserve = store.observe({ keys: [key] }, ([entry]) => {
         told = entry;
@@ -62,7 +81,7 @@ function entrySource(store, key) {
   // (`defaults`: its options without `initial`) where the call names no expiry.
   const write = (next, options, defaults, initial) => {
     if (!store) {
-      const e = new Error(`useEntry(store, ${JSON.stringify(key)}): the store is still opening (useStore gives undefined until it is open); write once loading is false`);
+      const e = new Error(`useEntry(store, ${shown(key)}): the store is still opening (useStore gives undefined until it is open); write once loading is false`);
       show({ error: e });
       return handled(Promise.reject(e));
     }
@@ -77,11 +96,12 @@ function entrySource(store, key) {
         const given = plain ? (keepTtl === true || Object.keys(expiry).length === 0 ? undefined : expiry) : o;
         done = store.update(key, (current) => next(current === undefined ? initial : current), given);
       } else {
+        const writes = next === undefined ? store.delete(key) : store.set(key, next, o);
         writing += 1;
         ours = true;
         // Until the store tells: the value (with the expiry shown so far), or nothing for a delete.
         show({ entry: next === undefined ? undefined : Object.freeze({ key, value: next, expiresAt: snap.entry === undefined ? undefined : snap.entry.expiresAt }) });
-        done = (next === undefined ? store.delete(key) : store.set(key, next, o)).then(() => next, (e) => {
+        done = writes.then(() => next, (e) => {
           if (writing === 1) ours = false;
           throw e;
         }).finally(() => {
@@ -122,19 +142,30 @@ const getOpening = () => OPENING;
  * `undefined` while useStore opens it): see the package's index.d.ts and README.
  */
 export function useEntry(store, key, options) {
-  const id = memoId("useEntry's key", key);
-  const source = useMemo(() => entrySource(store, key), [store, id]);
+  const source = useMemo(() => entrySource(store, key), [store, keyId(key)]);
   const snap = useSyncExternalStore(source.subscribe, source.getSnapshot, getOpening);
   const latest = useRef(options);
   latest.current = options;
   const set = useMemo(() => (next, writeOptions) => {
-    const { initial, ...defaults } = latest.current ?? {};
+    let initial;
+    let defaults;
+    try {
+      ({ initial, ...defaults } = latest.current ?? {});
+    } catch (e) {
+      return handled(Promise.reject(e)); // options whose reading throws: the write is refused
+    }
     return source.write(next, writeOptions, Object.keys(defaults).length === 0 ? undefined : defaults, initial);
   }, [source]);
-  const { entry, loading, error } = snap;
+  let { entry, loading, error } = snap;
+  let initial;
+  try {
+    initial = options?.initial;
+  } catch (e) {
+    error = e; // never thrown into render
+  }
   const expiresAt = entry === undefined ? undefined : entry.expiresAt;
   return [
-    entry === undefined ? options?.initial : entry.value,
+    entry === undefined ? initial : entry.value,
     set,
     { expiresAt, ttl: expiresAt == null ? expiresAt : Math.max(0, expiresAt - Date.now() / 1000), loading, error },
   ];

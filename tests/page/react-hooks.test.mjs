@@ -116,6 +116,39 @@ test("useEntry: a key the store refuses is the hook's error (a TypeError naming 
   assert.deepEqual(r.caught, [], "nothing reached the error boundary");
 });
 
+test("useEntry with hostile input: a revoked Proxy as key, options whose getter throws: the hook's error, never thrown into render, nothing written", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const r = await inPage(async () => {
+    const { React: { createElement: h }, hooks: { useEntry }, TtlStore } = window.lib;
+    const store = await TtlStore.open("hooks-hostile");
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const throwing = { get initial() { throw new Error("getter says no"); } };
+    const seen = {};
+    let set;
+    function Revoked() {
+      const [value, , { loading, error }] = useEntry(store, proxy);
+      seen.revoked = { value, loading, error: error && `${error.name}: ${error.message}` };
+      return null;
+    }
+    function Throwing() {
+      const [value, s, { error }] = useEntry(store, "k", throwing);
+      set = s;
+      seen.throwing = { value, error: error && `${error.name}: ${error.message}` };
+      return null;
+    }
+    window.mount(h("div", null, h(Revoked), h(Throwing)));
+    await window.until(() => seen.revoked && !seen.revoked.loading && seen.throwing);
+    const write = await set(1).then(() => "written", (e) => `${e.name}: ${e.message}`);
+    return { ...seen, write, stored: await store.has("k"), caught: window.caught };
+  });
+  assert.match(r.revoked.error, /^TypeError: useEntry\(store, key\): key \(a object that cannot be shown\) is not accepted; expected a string or a number$/);
+  assert.equal(r.revoked.value, undefined);
+  assert.deepEqual(r.throwing, { value: undefined, error: "Error: getter says no" });
+  assert.equal(r.write, "Error: getter says no");
+  assert.equal(r.stored, false);
+  assert.deepEqual(r.caught, []);
+});
+
 test("useEntry's setter: a value shows at once and is written with the hook's default expiry or the call's; an updater runs in the store; keepTtl keeps the expiry; undefined deletes; expiry shows as gone", { timeout: TEST_TIMEOUT_MS }, async () => {
   const r = await inPage(async () => {
     const { React: { createElement: h }, hooks: { useEntry }, TtlStore } = window.lib;
