@@ -284,13 +284,10 @@ export function views(read, target, setTimer, now) {
       try { got = await read(v.query, keys); } catch { return; } // closing: nothing to tell
       if (got === undefined || !all.has(v)) return;
       const t = now();
-      const fresh = got.filter((e) => e.at > t);
-      let next;
-      if (keys === undefined) next = fresh;
-      else {
-        next = v.entries.filter((e) => !keys.some((k) => k === e.key)).concat(fresh);
-        next.sort((a, b) => cmp(a.key, b.key));
-      }
+      // What was read, beside what was shown of the keys not read again; never an entry whose
+      // expiry has passed, even one the timer (late under load) has not taken out yet.
+      const next = (keys === undefined ? got : v.entries.filter((e) => !keys.some((k) => k === e.key)).concat(got)).filter((e) => e.at > t);
+      if (keys !== undefined) next.sort((a, b) => cmp(a.key, b.key));
       const same = v.told && next.length === v.entries.length &&
         next.every((e, i) => e.key === v.entries[i].key && e.at === v.entries[i].at && e.value === v.entries[i].value);
       v.entries = next;
