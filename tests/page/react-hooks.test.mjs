@@ -149,7 +149,7 @@ test("useEntry with hostile input: a revoked Proxy as key, options whose getter 
   assert.deepEqual(r.caught, []);
 });
 
-test("useEntry's setter: a value shows at once and is written with the hook's default expiry or the call's; an updater runs in the store; keepTtl keeps the expiry; undefined deletes; expiry shows as gone", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("useEntry's setter: a value shows at once and is written with the hook's default expiry or the call's (ttl, idle, keepTtl); an updater runs in the store; keepTtl keeps the expiry; undefined deletes; expiry shows as gone", { timeout: TEST_TIMEOUT_MS }, async () => {
   const r = await inPage(async () => {
     const { React: { createElement: h }, hooks: { useEntry }, TtlStore } = window.lib;
     const store = await TtlStore.open("hooks-setter");
@@ -183,6 +183,11 @@ test("useEntry's setter: a value shows at once and is written with the hook's de
     await window.until(() => seen.at(-1).value === 23);
     out.keepTtl = await store.ttl("n");
     out.shown = seen.at(-1);
+    await set(24, { idle: "30 min", ttl: "2 h" });
+    await window.until(() => seen.at(-1).value === 24);
+    out.idle = await store.ttl("n", { detail: true });
+    await set(25, { keepTtl: true });
+    out.idleKept = (await store.ttl("n", { detail: true })).idle;
     await set(undefined);
     await window.until(() => seen.at(-1).value === 0);
     out.deleted = [await store.has("n"), seen.at(-1)];
@@ -204,6 +209,9 @@ test("useEntry's setter: a value shows at once and is written with the hook's de
   assert.ok(r.keptTtl > 3590 && r.keptTtl <= 3600, `the hook's ttl applies to an updater too (${r.keptTtl})`);
   assert.ok(r.updaterTtl > 55 && r.updaterTtl <= 60, `the call's ttl (${r.updaterTtl})`);
   assert.ok(r.keepTtl > 55 && r.keepTtl <= 60, `keepTtl keeps it (${r.keepTtl})`);
+  assert.equal(r.idle.idle, 1800, "an idle window from the setter's options");
+  assert.ok(r.idle.cap - Date.now() / 1000 > 7100, `with its cap (${r.idle.cap})`);
+  assert.equal(r.idleKept, 1800, "keepTtl keeps the window too");
   assert.equal(r.shown.loading, false);
   assert.ok(r.shown.ttl > 55 && r.shown.ttl <= 60, `ttl shown (${r.shown.ttl})`);
   assert.ok(Math.abs(r.shown.expiresAt - (Date.now() / 1000 + r.shown.ttl)) < 30, "expiresAt shown, Unix seconds");
