@@ -2,13 +2,14 @@
 // release build (tests/page/fixtures/react-hooks.mjs, bundled here): what they show while the
 // store opens, bad input refused with the store's own errors and nothing written, the setter's
 // forms and expiry options, a key that changes, one open per name and options under StrictMode
-// and its close, a failed open and a bad query to the error boundary, and the lite entry's hooks.
-// The app-level bars (two tabs, expiry timing, three engines, React 18, SSR) are
-// tests/package/react.test.mjs. Run with `node --test tests/page/` after scripts/build.sh.
+// and its close, a failed open and a bad query to the error boundary, and the lite entry's hooks;
+// and the README's React example as it stands there. The app-level bars (two tabs, expiry timing,
+// three engines, React 18, SSR) are tests/package/react.test.mjs. Run with
+// `node --test tests/page/` after scripts/build.sh.
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { ROOT, TEST_TIMEOUT_MS, withChromium } from "./harness.mjs";
@@ -21,8 +22,17 @@ before(async () => {
   rmSync(modules, { recursive: true, force: true });
   mkdirSync(modules, { recursive: true });
   symlinkSync(join(ROOT, "www/pkg"), join(modules, "idb-ttl"), "dir");
+  // The README's React example as it stands there, in the same bundle (one React): its components on window.readme.
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = /^### React: `idb-ttl\/react`\n([\s\S]*?)^### /m.exec(readme);
+  assert.ok(section, "README.md has no \"React: `idb-ttl/react`\" section");
+  const example = /```jsx\n([\s\S]*?)```/.exec(section[1]);
+  assert.ok(example, "the README's React section has no jsx example");
+  writeFileSync(join(OUT, "readme-react.jsx"), `${example[1]}\nwindow.readme = { Draft, Offer, Likes, Sessions };\n`);
+  writeFileSync(join(OUT, "react-hooks-entry.mjs"), `import ${JSON.stringify(join(ROOT, "tests/page/fixtures/react-hooks.mjs"))};\nimport "./readme-react.jsx";\n`);
   await build({
-    entryPoints: [join(ROOT, "tests/page/fixtures/react-hooks.mjs")],
+    entryPoints: [join(OUT, "react-hooks-entry.mjs")],
+    jsx: "automatic",
     outfile: join(OUT, "react-hooks.js"),
     bundle: true,
     format: "esm",
@@ -48,6 +58,32 @@ async function inPage(scenario, arg) {
   });
   return result;
 }
+
+test("the README's React example, as it stands there: its four components render, share one store, count, start an offer, list sessions", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const r = await inPage(async () => {
+    const { React: { createElement: h }, TtlStore } = window.lib;
+    const { Draft, Offer, Likes, Sessions } = window.readme;
+    window.mount(h("div", null, h(Draft), h(Offer), h(Likes), h(Sessions)));
+    const likes = await window.until(() => [...document.querySelectorAll("button")].find((b) => /likes/.test(b.textContent)));
+    await window.until(() => likes.textContent === "0 likes" && !likes.disabled);
+    likes.click();
+    likes.click();
+    await window.until(() => likes.textContent === "2 likes");
+    const start = await window.until(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Start"));
+    start.click();
+    const offer = await window.until(() => document.querySelector("b")?.textContent);
+    const other = await TtlStore.open("app");
+    await other.set("session:1", { user: "ada" }, { ttl: 60 });
+    const sessions = await window.until(() => document.querySelector("li")?.textContent);
+    return { offer, sessions, likes: await other.get("likes"), ttl: await other.ttl("offer"), textarea: !!document.querySelector("textarea"), caught: window.caught };
+  });
+  assert.match(r.offer, /^Spring sale until /);
+  assert.ok(r.ttl > 890 && r.ttl <= 900, `the offer's 15 min (${r.ttl})`);
+  assert.equal(r.likes, 2);
+  assert.equal(r.sessions, "ada");
+  assert.equal(r.textarea, true);
+  assert.deepEqual(r.caught, []);
+});
 
 test("useEntry while the store opens: options.initial, loading, no error; a write then is refused with a message saying so, and the hook shows it", { timeout: TEST_TIMEOUT_MS }, async () => {
   const r = await inPage(async () => {

@@ -67,13 +67,13 @@ function Draft() {
 function Likes() {
   const store = useAppStore();
   // An updater runs in one transaction (store.update): clicks in two tabs at once all count.
-  const [likes, setLikes, { error }] = useEntry(store, "likes", { initial: 0 });
+  const [likes, setLikes, { loading, error }] = useEntry(store, "likes", { initial: 0 });
   return (
     <section>
       <h2>A counter the tabs share</h2>
-      <button data-testid="like" onClick={() => setLikes((n) => n + 1)}>Like</button>{" "}
+      <button data-testid="like" disabled={loading} onClick={() => setLikes((n) => n + 1)}>Like</button>{" "}
       <span data-testid="likes">{likes}</span> likes{" "}
-      <button data-testid="unlike-all" onClick={() => setLikes(undefined)}>Reset</button>
+      <button data-testid="unlike-all" disabled={loading} onClick={() => setLikes(undefined)}>Reset</button>
       {error ? <p role="alert">{String(error)}</p> : null}
     </section>
   );
