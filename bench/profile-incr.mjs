@@ -99,29 +99,11 @@ try {
     const req = (r) => new Promise((ok, ko) => { r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
     const done = (tx) => new Promise((ok, ko) => { tx.oncomplete = () => ok(); tx.onerror = tx.onabort = () => ko(tx.error); });
     const db = await req(indexedDB.open(name));
-    await new Promise((ok) => { const r = indexedDB.deleteDatabase("profile-incr-raw"); r.onsuccess = r.onerror = () => ok(); });
-    const rawOpen = indexedDB.open("profile-incr-raw", 1);
-    rawOpen.onupgradeneeded = () => rawOpen.result.createObjectStore("kv", { keyPath: "k" }).createIndex("by_exp", "e");
-    const rawDb = await req(rawOpen);
-    {
-      const tx = rawDb.transaction("kv", "readwrite");
-      for (let i = 0; i < 1000; i++) tx.objectStore("kv").put({ k: `key-${i}`, e: Date.now() + 86_400_000, v: { i, text: "x".repeat(150) } });
-      await done(tx);
-    }
-    const rawIncr = async (k) => {
-      const tx = rawDb.transaction("kv", "readwrite");
-      const st = tx.objectStore("kv");
-      const now = Date.now();
-      let n;
-      st.get(k).onsuccess = (ev) => {
-        const r = ev.target.result;
-        const live = r !== undefined && r.e > now;
-        n = (live ? r.v : 0) + 1;
-        st.put({ k, e: live ? r.e : Infinity, v: n });
-      };
-      await done(tx);
-      return n;
-    };
+    // raw IndexedDB's incr: the benchmark's raw contender, on a database of 1 000 records as the store's.
+    const { default: raw } = await import("/bench/contenders/raw.js");
+    await raw.destroy("profile-incr-raw");
+    await raw.open("profile-incr-raw");
+    await raw.setMany(Array.from({ length: 1000 }, (_, i) => [`key-${i}`, { i, text: "x".repeat(150) }, Date.now() + 86_400_000]));
     // byPk: the record read by its primary key [e, k] (e as an expiry hint would give it: the
     // counters here have none) instead of through by_key; commit: tx.commit() after the put.
     const layoutIncr = async (k, { probe = false, byPk = false, commit = false } = {}) => {
@@ -142,7 +124,7 @@ try {
     };
     let setN = 0;
     window.__variants = {
-      raw: (k) => rawIncr(k),
+      raw: (k) => raw.incr(k),
       "layout by pk": (k) => layoutIncr(k, { byPk: true }),
       layout: (k) => layoutIncr(k),
       "+probe": (k) => layoutIncr(k, { probe: true }),
