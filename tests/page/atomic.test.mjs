@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import {
-  CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, backendFlags, backendOnDisk,
+  CHROMIUM, READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, backendOnDisk, chromiumArgsOn,
   startServer, stopServer,
 } from "./harness.mjs";
 import { available, launch } from "./webdriver.mjs";
@@ -79,10 +79,9 @@ async function withChromiumTabs(backend, fn) {
   let context;
   try {
     const url = await server.url;
-    const sqlite = new Set(backendFlags("sqlite"));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
-      args: [...CHROMIUM_ARGS.filter((a) => !sqlite.has(a)), ...backendFlags(backend)],
+      args: chromiumArgsOn(backend),
       headless: true,
     });
     const pages = [context.pages()[0] ?? (await context.newPage()), await context.newPage()];

@@ -44,7 +44,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import {
-  CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, backendFlags, backendOnDisk,
+  CHROMIUM, READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, backendOnDisk, chromiumArgsOn,
   startServer, stopServer,
 } from "./harness.mjs";
 import { HOLD_SPINS } from "./fixtures/backends.mjs";
@@ -96,10 +96,9 @@ async function onBackend(backend, fn) {
   let context;
   try {
     const url = await server.url;
-    const sqlite = new Set(backendFlags("sqlite"));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
-      args: [...CHROMIUM_ARGS.filter((a) => !sqlite.has(a)), ...backendFlags(backend)],
+      args: chromiumArgsOn(backend),
       headless: true,
     });
     const page = context.pages()[0] ?? (await context.newPage());

@@ -54,6 +54,12 @@ export function backendFlags(backend = process.env.IDB_BACKEND || "leveldb") {
   throw new Error(`IDB_BACKEND=${backend}: expected leveldb or sqlite`);
 }
 
+/** Chromium's flags with the IndexedDB backend `backend` ("leveldb" or "sqlite") in place of IDB_BACKEND's. */
+export function chromiumArgsOn(backend) {
+  const sqlite = new Set(backendFlags("sqlite"));
+  return [...CHROMIUM_ARGS.filter((a) => !sqlite.has(a)), ...backendFlags(backend)];
+}
+
 /** `node:test` timeout of every page test. */
 export const TEST_TIMEOUT_MS = 60_000;
 
