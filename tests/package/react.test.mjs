@@ -23,7 +23,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, TEST_TIMEOUT_MS, startServer, stopServer, withChromium } from "../page/harness.mjs";
+import { ROOT, TEST_TIMEOUT_MS, poll, startServer, stopServer, withChromium } from "../page/harness.mjs";
 import { available, launch } from "../page/webdriver.mjs";
 
 const DEV = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
@@ -104,7 +104,6 @@ for (const label of Object.keys(APPS)) {
 // --- In the page: functions sent to a tab (self-contained: they run there) ---
 
 const isReady = () => document.documentElement.dataset.state === "ready";
-const theStore = () => [...window.stores][0];
 /** Records every text the offer shows from now on, with when it showed (Unix ms). */
 const recordOffer = () => {
   window.offerLog = [];
@@ -191,17 +190,6 @@ const lastStoreWorks = async () => {
 
 // --- The tabs of one browser, the same way in Playwright and in WebDriver ---
 
-/** Polls `tab.eval(fn, arg)` until `ok(value)`, up to `ms`; the value. */
-async function until(tab, fn, ok, ms, what, arg) {
-  const deadline = Date.now() + ms;
-  let last;
-  for (;;) {
-    last = await tab.eval(fn, arg);
-    if (ok(last)) return last;
-    if (Date.now() > deadline) assert.fail(`${what}: not within ${ms} ms (last: ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Runs `fn(openTab)` in `engine` with the built app `label` served; `openTab()` resolves to `{ eval, reload }` once the app is ready. */
 async function withApp(engine, label, fn) {
@@ -217,7 +205,7 @@ async function withApp(engine, label, fn) {
           page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
           const tab = { eval: (f, arg) => page.evaluate(f, arg), reload: () => page.reload() };
           await page.goto(url);
-          await until(tab, isReady, Boolean, 30_000, "the app is ready");
+          await poll(() => tab.eval(isReady), Boolean, 30_000, "the app is ready");
           return tab;
         };
         await fn(openTab);
@@ -239,7 +227,7 @@ async function withApp(engine, label, fn) {
           reload: () => inTab(handle, () => session.reload()),
         };
         await inTab(handle, () => session.goto(url));
-        await until(tab, isReady, Boolean, 30_000, "the app is ready");
+        await poll(() => tab.eval(isReady), Boolean, 30_000, "the app is ready");
         return tab;
       };
       await fn(openTab);
@@ -264,7 +252,7 @@ async function checkShowsAndExpires(a, b, where) {
     await new Promise((r) => setTimeout(r, 100));
   }
   const [, expiresAt] = await b.eval(writeOffer, { title: "From the other tab, briefly", ttl: 1.5 });
-  const log = await until(a, offerLog, (l) => l.some((e) => /ended/.test(e.text)), 5_000, `${where}: the offer ends in tab A`);
+  const log = await poll(() => a.eval(offerLog), (l) => l.some((e) => /ended/.test(e.text)), 5_000, `${where}: the offer ends in tab A`);
   const delays = commits.map((at, i) => {
     const shown = log.find((e) => e.text.includes(`#${i + 1} `));
     assert.ok(shown, `${where}: tab A showed write ${i + 1}: ${JSON.stringify(log)}`);
@@ -279,14 +267,14 @@ async function checkShowsAndExpires(a, b, where) {
   assert.ok(late.ended >= 0 && late.ended <= EXPIRY_MS, `${where}: ended within ${EXPIRY_MS} ms of its expiry, not before (${late.ended} ms)`);
   assert.deepEqual(await a.eval(storeCalls), [], `${where}: no store call in tab A while it waited (no polling)`);
   assert.equal(await a.eval(storedRecords, "offer"), 1, `${where}: the expired record is still stored: no reaper told it`);
-  await until(b, text, (t) => /ended/.test(t), 2_000, `${where}: the offer ends in tab B too`, "offer");
+  await poll(() => b.eval(text, "offer"), (t) => /ended/.test(t), 2_000, `${where}: the offer ends in tab B too`);
 }
 
 /** Five items written in tab B show in tab A's view, and leave it one at a time, each within 100 ms of its expiry. */
 async function checkView(a, b, where) {
   await a.eval(recordItems);
   const written = await b.eval(writeItems, 0.3);
-  const log = await until(a, itemsLog, (l) => l.length > 0 && l.at(-1).keys.length === 0, 5_000, `${where}: the items leave tab A's view`);
+  const log = await poll(() => a.eval(itemsLog), (l) => l.length > 0 && l.at(-1).keys.length === 0, 5_000, `${where}: the items leave tab A's view`);
   assert.deepEqual(log[0].keys, written.map(([k]) => k), `${where}: all five show in tab A, in key order`);
   assert.deepEqual(log.map((e) => e.keys.length), [5, 4, 3, 2, 1, 0], `${where}: one at a time`);
   const late = written.map(([key, at], i) => {
@@ -301,7 +289,7 @@ async function checkView(a, b, where) {
 async function checkUpdaters(a, b, where) {
   const at = Date.now() + 500;
   await Promise.all([a.eval(likeAt, { at, n: 40 }), b.eval(likeAt, { at, n: 40 })]);
-  for (const tab of [a, b]) await until(tab, text, (t) => t === "80", 20_000, `${where}: 80 likes shown`, "likes");
+  for (const tab of [a, b]) await poll(() => tab.eval(text, "likes"), (t) => t === "80", 20_000, `${where}: 80 likes shown`);
   assert.equal(await a.eval(() => [...window.stores][0].get("likes")), 80, `${where}: 80 stored`);
 }
 
@@ -310,10 +298,10 @@ async function checkDraft(a, b, where) {
   const typed = "Shelf life";
   const seen = await a.eval(typeDraft, typed);
   assert.deepEqual(seen, [...typed].map((_, i) => typed.slice(0, i + 1)), `${where}: every keystroke shows as typed`);
-  await until(b, draft, ([v]) => v === typed, 5_000, `${where}: the draft shows in tab B`);
+  await poll(() => b.eval(draft), ([v]) => v === typed, 5_000, `${where}: the draft shows in tab B`);
   await a.reload();
-  await until(a, isReady, Boolean, 30_000, `${where}: the app is ready after a reload`);
-  const [value, ttl] = await until(a, draft, ([v]) => v === typed, 5_000, `${where}: the draft after a reload`);
+  await poll(() => a.eval(isReady), Boolean, 30_000, `${where}: the app is ready after a reload`);
+  const [value, ttl] = await poll(() => a.eval(draft), ([v]) => v === typed, 5_000, `${where}: the draft after a reload`);
   assert.equal(value, typed);
   assert.match(ttl, /Kept 24 h more/, `${where}: kept a day`);
 }
@@ -322,9 +310,9 @@ async function checkDraft(a, b, where) {
 async function checkCloses(a, where) {
   assert.equal(await a.eval(storeCount), 1, `${where}: one store for the four parts`);
   await a.eval(toggleParts);
-  await until(a, firstStoreState, (s) => s === "StoreClosedError", 5_000, `${where}: the store is closed once no part uses it`);
+  await poll(() => a.eval(firstStoreState), (s) => s === "StoreClosedError", 5_000, `${where}: the store is closed once no part uses it`);
   await a.eval(toggleParts);
-  await until(a, storeCount, (n) => n === 2, 5_000, `${where}: mounting the parts again opens a store`);
+  await poll(() => a.eval(storeCount), (n) => n === 2, 5_000, `${where}: mounting the parts again opens a store`);
   assert.equal(await a.eval(lastStoreWorks), 80, `${where}: the new store reads what was written`);
 }
 
