@@ -12,6 +12,26 @@ const OPENING = Object.freeze({ entry: undefined, loading: true, error: undefine
 /** Calls each of `listeners` (React's re-render callbacks). */
 const notify = (listeners) => { for (const l of [...listeners]) l(); };
 
+/**
+ * useSyncExternalStore's `subscribe` over `listeners`: `open()` for the first listener (it
+ * returns its stop, or nothing), that stop once the last one leaves.
+ */
+function subscribeBy(listeners, open) {
+  let stop = null;
+  return (listener) => {
+    listeners.add(listener);
+    if (listeners.size === 1) stop = open() ?? null;
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && stop) {
+        const s = stop;
+        stop = null;
+        s();
+      }
+    };
+  };
+}
+
 /** Marks `p` handled (its failure is shown by the hook) and returns it, still rejecting for whoever awaits it. */
 const handled = (p) => { p.catch(() => {}); return p; };
 
@@ -56,17 +76,17 @@ function entrySource(store, key) {
   let told; // the entry the view last told (undefined: missing or expired)
   let writing = 0; // sets of this hook not yet settled
   let ours = false; // showing a value this hook wrote, until the view tells again
-  let unobserve = null;
   const show = (next) => {
     snap = Object.freeze({ ...snap, ...next });
     notify(listeners);
   };
   const start = () => {
+    if (!store) return undefined;
     try {
       if (typeof key !== "string" && typeof key !== "number") {
         throw new TypeError(`useEntry(store, key): key ${shown(key)} is not accepted; expected a string or a number`);
       }
-      unobserve = store.observe({ keys: [key] }, ([entry]) => {
+      return store.observe({ keys: [key] }, ([entry]) => {
         told = entry;
         if (writing === 0) {
           ours = false;
@@ -75,6 +95,7 @@ function entrySource(store, key) {
       });
     } catch (error) {
       show({ loading: false, error }); // a key the store refuses, or a closed store: never thrown into render
+      return undefined;
     }
   };
   // The write of `next` with `options`, as the setter was given them: the hook's defaults
@@ -117,22 +138,7 @@ function entrySource(store, key) {
       (error) => { show({ error }); throw error; },
     ));
   };
-  return {
-    subscribe(listener) {
-      listeners.add(listener);
-      if (store && listeners.size === 1) start();
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && unobserve) {
-          const stop = unobserve;
-          unobserve = null;
-          stop();
-        }
-      };
-    },
-    getSnapshot: () => snap,
-    write,
-  };
+  return { subscribe: subscribeBy(listeners, start), getSnapshot: () => snap, write };
 }
 
 const getOpening = () => OPENING;
@@ -175,21 +181,9 @@ export function useEntry(store, key, options) {
 function viewSource(store, query) {
   const listeners = new Set();
   let list = NO_ENTRIES;
-  let unobserve = null;
   return {
-    subscribe(listener) {
-      listeners.add(listener);
-      // A query the store refuses throws its TypeError here, to the nearest error boundary.
-      if (store && listeners.size === 1) unobserve = store.observe(query, (l) => { list = l; notify(listeners); });
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && unobserve) {
-          const stop = unobserve;
-          unobserve = null;
-          stop();
-        }
-      };
-    },
+    // A query the store refuses throws its TypeError here, to the nearest error boundary.
+    subscribe: subscribeBy(listeners, () => store?.observe(query, (l) => { list = l; notify(listeners); })),
     getSnapshot: () => list,
   };
 }
