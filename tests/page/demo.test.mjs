@@ -3,7 +3,10 @@
 // module in www/pkg/ (scripts/test.sh does both).
 //
 // Each test gets its own server on a free port, its own fresh --user-data-dir (so its IndexedDB
-// starts empty and survives page.reload()), and closes both in `finally`. Every wait is bounded.
+// starts empty and survives page.reload()), and closes both in `finally`. Every wait is bounded, by
+// a bound on a hang (EVENT_TIMEOUT_MS), not on speed; a short ttl is given only after the slow steps
+// it must outlive (a reload, several clicks), and a time left read back is checked against the time
+// measured since it was set.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,8 +14,8 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  DEMO_VIEWPORT, READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary as waitForReady, withChromium,
-  withDemoPage,
+  DEMO_VIEWPORT, EVENT_TIMEOUT_MS, READY_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary as waitForReady,
+  waitForReaperSettled, withChromium, withDemoPage,
 } from "./harness.mjs";
 
 const rowSel = (key) => sel("entry-row", `[data-key="${key}"]`);
@@ -41,24 +44,47 @@ async function rowText(page, key, testid) {
 
 const statNumber = async (page, name) => Number(await page.textContent(sel(`stat-${name}`)));
 
-test("an entry with a 3 s ttl survives a reload, then vanishes after its expiry", { timeout: TEST_TIMEOUT_MS }, async () => {
+/** A countdown as the demo shows it ("4.2 s", "3m 07s") in seconds, or NaN. */
+function countdownSeconds(text) {
+  let m = /^(\d+\.\d) s$/.exec(text);
+  if (m) return Number(m[1]);
+  m = /^(\d+)m (\d\d)s$/.exec(text);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
+}
+
+/** The row of `key`'s countdown text, or null once the row is gone (no wait). */
+const countdownOf = (page, key) => page.evaluate((s) => {
+  const el = document.querySelector(s);
+  return el ? el.textContent.trim() : null;
+}, `${rowSel(key)} ${sel("entry-ttl")}`);
+
+test("an entry survives a reload, then, given a 3 s ttl, vanishes after its expiry", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withDemo(async ({ page }) => {
+    // Set with a ttl that outlives the reload however slow it is; the 3 s ttl is given after it.
     const key = "greeting";
-    const before = Date.now();
-    await addEntry(page, { key, value: "survives a reload", mode: "ttl", expiry: "3" });
-    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+    const set = Date.now();
+    await addEntry(page, { key, value: "survives a reload", mode: "ttl", expiry: "10 minutes" });
+    await page.waitForSelector(rowSel(key), { timeout: EVENT_TIMEOUT_MS });
     assert.match(await rowText(page, key, "entry-value"), /"survives a reload"/);
-    assert.match(await rowText(page, key, "entry-ttl"), /^\d\.\d s$/, "a countdown in seconds");
+    const shown = await rowText(page, key, "entry-ttl");
+    const listedAfter = (Date.now() - set) / 1000;
+    const secs = countdownSeconds(shown);
+    assert.ok(secs <= 600 && secs >= 600 - listedAfter - 1, `a countdown from 10 minutes: ${shown}, ${listedAfter} s after it was set`);
 
     await page.reload();
     await waitForReady(page);
-    const afterReload = Date.now() - before;
-    await page.waitForSelector(rowSel(key), { timeout: 2_000 }).catch(() => {
-      assert.fail(`the entry was not listed after the reload (${afterReload} ms after it was set with ttl 3 s)`);
+    await page.waitForSelector(rowSel(key), { timeout: EVENT_TIMEOUT_MS }).catch(() => {
+      assert.fail(`the entry was not listed after the reload (${Date.now() - set} ms after it was set with ttl 10 minutes)`);
     });
     assert.match(await rowText(page, key, "entry-value"), /"survives a reload"/);
 
-    await page.waitForSelector(rowSel(key), { state: "detached", timeout: 10_000 });
+    // 30 s first, to see the countdown in seconds (a 3 s one could pass between two reads on a
+    // loaded machine), then 3 s: gone no earlier than its expiry.
+    await page.evaluate((k) => window.store.expire(k, { ttl: 30 }), key);
+    await poll(() => countdownOf(page, key), (t) => /^\d+\.\d s$/.test(t ?? ""), EVENT_TIMEOUT_MS, "a countdown in seconds after expire({ ttl: 30 })");
+    const before = Date.now();
+    assert.equal(await page.evaluate((k) => window.store.expire(k, { ttl: 3 }), key), true, "expire({ ttl: 3 }) found the entry");
+    await page.waitForSelector(rowSel(key), { state: "detached", timeout: EVENT_TIMEOUT_MS });
     const gone = Date.now() - before;
     assert.ok(gone >= 2_900, `the row vanished after ${gone} ms, before its 3 s ttl`);
     assert.equal(await page.locator(sel("entry-row")).count(), 0);
@@ -69,11 +95,11 @@ test("an entry without expiry survives a reload and shows 'never'", { timeout: T
   await withDemo(async ({ page }) => {
     const key = "prefs";
     await addEntry(page, { key, value: "dark mode" });
-    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+    await page.waitForSelector(rowSel(key), { timeout: EVENT_TIMEOUT_MS });
 
     await page.reload();
     await waitForReady(page);
-    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+    await page.waitForSelector(rowSel(key), { timeout: EVENT_TIMEOUT_MS });
     assert.match(await rowText(page, key, "entry-value"), /"dark mode"/);
     assert.equal(await rowText(page, key, "entry-ttl"), "never");
     assert.equal(await page.evaluate(() => window.store.expiresAt("prefs")), null);
@@ -83,17 +109,19 @@ test("an entry without expiry survives a reload and shows 'never'", { timeout: T
 test("an object value keeps its Date through IndexedDB (structured clone) across a reload", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withDemo(async ({ page }) => {
     const key = "note";
+    const set = Date.now();
     await addEntry(page, { key, value: "with a date", mode: "ttl", expiry: "PT10M", asObject: true });
-    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+    await page.waitForSelector(rowSel(key), { timeout: EVENT_TIMEOUT_MS });
 
     await page.reload();
     await waitForReady(page);
-    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
+    await page.waitForSelector(rowSel(key), { timeout: EVENT_TIMEOUT_MS });
     assert.match(await rowText(page, key, "entry-value"), /\{ text: "with a date", savedAt: Date\(\d{4}-/);
     const isDate = await page.evaluate(async () => (await window.store.get("note")).savedAt instanceof Date);
     assert.equal(isDate, true, "savedAt read back as a Date");
     const left = await page.evaluate(() => window.store.ttl("note"));
-    assert.ok(left > 590 && left <= 600, `ttl("note") = ${left}, expected about 600 s`);
+    const since = (Date.now() - set) / 1000;
+    assert.ok(left >= 600 - since - 1 && left <= 600, `ttl("note") = ${left}, expected 600 s less the ${since} s since it was set`);
   });
 });
 
@@ -102,7 +130,7 @@ test("a millisecond expiresAt (Date.now()) shows the library's RangeError and ad
     const key = "token";
     const ms = String(Date.now());
     await addEntry(page, { key, value: "abc", mode: "expiresAt", expiry: ms });
-    await page.waitForSelector(sel("form-error"), { state: "visible", timeout: 5_000 });
+    await page.waitForSelector(sel("form-error"), { state: "visible", timeout: EVENT_TIMEOUT_MS });
     const message = (await page.textContent(sel("form-error"))).trim();
     assert.match(message, /^RangeError: /, "shown as the library threw it");
     assert.match(message, /millisecond/i, "says it looks like milliseconds");
@@ -119,7 +147,7 @@ test("the reaper panel shows passes and logs an 'expired' event", { timeout: TES
   await withDemo(async ({ page }) => {
     // The page says "ready" before it first draws the stats panel (after a read of the store): on
     // a loaded machine the panel can still show its placeholder "–" here. Wait for it to be drawn.
-    await poll(() => page.textContent(sel("stat-reaperPaused")), (t) => t !== "–", 3_000, "the stats panel drawn");
+    await poll(() => page.textContent(sel("stat-reaperPaused")), (t) => t !== "–", EVENT_TIMEOUT_MS, "the stats panel drawn");
     const runs0 = await statNumber(page, "reaperRuns");
     const removed0 = await statNumber(page, "removedTotal");
     assert.ok(Number.isInteger(runs0) && Number.isInteger(removed0), `stats shown: runs ${runs0}, removed ${removed0}`);
@@ -127,15 +155,15 @@ test("the reaper panel shows passes and logs an 'expired' event", { timeout: TES
 
     const key = "short-lived";
     await addEntry(page, { key, value: "x", mode: "ttl", expiry: "1" });
-    await page.waitForSelector(sel("log-line", '[data-type="change"]'), { timeout: 5_000 });
+    await page.waitForSelector(sel("log-line", '[data-type="change"]'), { timeout: EVENT_TIMEOUT_MS });
 
-    // reapIntervalMs is 2000: within 10 s a pass removes the entry and fires "expired".
+    // reapIntervalMs is 2000: a pass after its expiry removes the entry and fires "expired".
     const expiredLine = sel("log-line", '[data-type="expired"]');
-    await page.waitForSelector(expiredLine, { timeout: 10_000 });
+    await page.waitForSelector(expiredLine, { timeout: EVENT_TIMEOUT_MS });
     assert.match(await page.textContent(expiredLine), /short-lived/);
 
-    await poll(() => statNumber(page, "removedTotal"), (n) => n >= removed0 + 1, 3_000, "removedTotal");
-    await poll(() => statNumber(page, "reaperRuns"), (n) => n >= runs0 + 2, 10_000, "reaperRuns");
+    await poll(() => statNumber(page, "removedTotal"), (n) => n >= removed0 + 1, EVENT_TIMEOUT_MS, "removedTotal");
+    await poll(() => statNumber(page, "reaperRuns"), (n) => n >= runs0 + 2, EVENT_TIMEOUT_MS, "reaperRuns");
     assert.match(await page.textContent(sel("stat-lastRun")), /removed \d+, remaining \d+, [\d.]+ ms/);
     assert.equal(await page.locator(rowSel(key)).count(), 0);
   });
@@ -144,20 +172,27 @@ test("the reaper panel shows passes and logs an 'expired' event", { timeout: TES
 test("row actions: persist, expire in 10 s, delete", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withDemo(async ({ page }) => {
     const key = "row";
+    const set = Date.now();
     await addEntry(page, { key, value: "v", mode: "ttl", expiry: "2 minutes" });
-    await page.waitForSelector(rowSel(key), { timeout: 5_000 });
-    assert.match(await rowText(page, key, "entry-ttl"), /^1m 5\ds$|^2m 00s$/);
+    await page.waitForSelector(rowSel(key), { timeout: EVENT_TIMEOUT_MS });
+    const shown = await rowText(page, key, "entry-ttl");
+    const since = (Date.now() - set) / 1000;
+    assert.match(shown, /^\dm \d\ds$/, "a countdown in minutes");
+    assert.ok(countdownSeconds(shown) <= 120 && countdownSeconds(shown) >= 120 - since - 1, `${shown} left, ${since} s after it was set for 2 minutes`);
 
     await page.click(`${rowSel(key)} ${sel("entry-persist")}`);
-    await poll(() => rowText(page, key, "entry-ttl"), (t) => t === "never", 3_000, "time left after persist");
+    await poll(() => rowText(page, key, "entry-ttl"), (t) => t === "never", EVENT_TIMEOUT_MS, "time left after persist");
 
+    // The button's 10 s start at the click: checked against the time since then.
+    const clicked = Date.now();
     await page.click(`${rowSel(key)} ${sel("entry-expire10")}`);
-    await poll(() => rowText(page, key, "entry-ttl"), (t) => /^\d\.\d s$|^10\.0 s$/.test(t), 3_000, "time left after expire");
+    await poll(() => rowText(page, key, "entry-ttl"), (t) => /^\d\.\d s$|^10\.0 s$/.test(t), EVENT_TIMEOUT_MS, "time left after expire");
     const left = await page.evaluate(() => window.store.ttl("row"));
-    assert.ok(left > 7 && left <= 10, `ttl("row") = ${left}, expected about 10 s`);
+    const sinceClick = (Date.now() - clicked) / 1000;
+    assert.ok(typeof left === "number" && left > 10 - sinceClick - 0.5 && left <= 10, `ttl("row") = ${left}, expected 10 s less the ${sinceClick} s since the click`);
 
     await page.click(`${rowSel(key)} ${sel("entry-delete")}`);
-    await page.waitForSelector(rowSel(key), { state: "detached", timeout: 3_000 });
+    await page.waitForSelector(rowSel(key), { state: "detached", timeout: EVENT_TIMEOUT_MS });
     assert.equal(await page.evaluate(() => window.store.has("row")), false);
   });
 });
@@ -165,19 +200,19 @@ test("row actions: persist, expire in 10 s, delete", { timeout: TEST_TIMEOUT_MS 
 test("pause stops the reaper, reap now still runs a pass", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withDemo(async ({ page }) => {
     await page.click(sel("reaper-pause"));
-    await poll(() => page.textContent(sel("stat-reaperPaused")), (s) => s === "true", 2_000, "reaperPaused");
-    await page.waitForTimeout(300); // let a pass already under way finish
+    await poll(() => page.textContent(sel("stat-reaperPaused")), (s) => s === "true", EVENT_TIMEOUT_MS, "reaperPaused");
+    await waitForReaperSettled(page); // a pass already under way finishes
     const runs = await statNumber(page, "reaperRuns");
     await page.waitForTimeout(4_500); // two reaper intervals
     assert.equal(await statNumber(page, "reaperRuns"), runs, "no pass while paused");
 
     await page.click(sel("reap-now"));
     const reapLine = sel("log-line", '[data-type="reap"]');
-    await page.waitForSelector(reapLine, { timeout: 5_000 });
+    await page.waitForSelector(reapLine, { timeout: EVENT_TIMEOUT_MS });
     assert.match(await page.textContent(reapLine), /reap\(\) → removed 0, remaining 0, [\d.]+ ms/);
 
     await page.click(sel("reaper-resume"));
-    await poll(() => page.textContent(sel("stat-reaperPaused")), (s) => s === "false", 2_000, "reaperPaused");
+    await poll(() => page.textContent(sel("stat-reaperPaused")), (s) => s === "false", EVENT_TIMEOUT_MS, "reaperPaused");
   });
 });
 
@@ -190,7 +225,7 @@ test("without the wasm build the page shows an error banner naming the fix", { t
     }
     await withDemo(async ({ page }) => {
       await page.waitForSelector(sel("status", '[data-state="error"]'), { timeout: READY_TIMEOUT_MS });
-      await page.waitForSelector(sel("error-banner"), { state: "visible", timeout: 2_000 });
+      await page.waitForSelector(sel("error-banner"), { state: "visible", timeout: EVENT_TIMEOUT_MS });
       assert.match(await page.textContent(sel("error-banner")), /run scripts\/demo\.sh/);
       assert.equal(await page.isDisabled(sel("add-button")), true);
     }, { dir: bare, waitReady: false });
@@ -201,25 +236,32 @@ test("without the wasm build the page shows an error banner naming the fix", { t
 
 test("the timeline places entries at their expiry and shows the reaper's passes", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withDemo(async ({ page }) => {
-    await addEntry(page, { key: "soon", value: "x", mode: "ttl", expiry: "6" });
+    // ttls long enough to outlive the three clicks and the reads however slow; "soon" is given a
+    // short one afterwards, to see it leave.
+    const set = Date.now();
+    await addEntry(page, { key: "soon", value: "x", mode: "ttl", expiry: "30" });
     await addEntry(page, { key: "later", value: "y", mode: "ttl", expiry: "60" });
     await addEntry(page, { key: "kept", value: "z" });
     const mark = (key) => sel("timeline-entry", `[data-key="${key}"]`);
-    await page.waitForSelector(mark("later"), { timeout: 5_000 });
+    await page.waitForSelector(mark("later"), { timeout: EVENT_TIMEOUT_MS });
     const left = async (key) => parseFloat(await page.$eval(mark(key), (el) => el.style.left));
-    // The axis runs from 30 s ago (0%) to 90 s ahead (100%): now is at 25%.
+    // The axis runs from 30 s ago (0%) to 90 s ahead (100%): now is at 25%. Each mark is at its
+    // ttl less the time since it was set (measured), within half a percent.
     const soon = await left("soon");
     const later = await left("later");
-    assert.ok(soon > 25 && soon < 25 + (6 / 120) * 100 + 0.5, `"soon" (6 s) at ${soon}%`);
-    assert.ok(later > 25 + (55 / 120) * 100 && later < 25 + (60 / 120) * 100 + 0.5, `"later" (60 s) at ${later}%`);
+    const since = (Date.now() - set) / 1000;
+    const at = (secs) => 25 + (secs / 120) * 100;
+    assert.ok(soon > at(30 - since) - 0.5 && soon < at(30) + 0.5, `"soon" (30 s) at ${soon}%, ${since} s after it was set`);
+    assert.ok(later > at(60 - since) - 0.5 && later < at(60) + 0.5, `"later" (60 s) at ${later}%, ${since} s after it was set`);
     // "kept" was added after "later": wait for the refresh that lists it (bounded), same check.
-    await poll(() => page.textContent(sel("timeline-later")), (text) => /kept \(never\)/.test(text), 5_000, "the timeline to list kept (never)");
+    await poll(() => page.textContent(sel("timeline-later")), (text) => /kept \(never\)/.test(text), EVENT_TIMEOUT_MS, "the timeline to list kept (never)");
     // Once "soon" has expired and a pass removed it: off the timeline, and a pass marked "−1".
-    await page.waitForSelector(mark("soon"), { state: "detached", timeout: 12_000 });
+    await page.evaluate(() => window.store.expire("soon", { ttl: 2 }));
+    await page.waitForSelector(mark("soon"), { state: "detached", timeout: EVENT_TIMEOUT_MS });
     await poll(() => page.$$eval(sel("timeline-pass"), (els) => els.map((e) => Number(e.dataset.removed))),
-      (removed) => removed.some((n) => n >= 1), 6_000, "a reaper pass that removed the entry");
-    const passes = await page.locator(sel("timeline-pass")).count();
-    assert.ok(passes >= 3, `passes every 2 s are shown (${passes})`);
+      (removed) => removed.some((n) => n >= 1), EVENT_TIMEOUT_MS, "a reaper pass that removed the entry");
+    // Passes every 2 s are shown.
+    await poll(() => page.locator(sel("timeline-pass")).count(), (n) => n >= 3, EVENT_TIMEOUT_MS, "three passes shown");
   });
 });
 
@@ -234,22 +276,22 @@ test("two demo tabs: one shows it leads, the other hears its events and takes ov
       return page;
     };
     const a = await openDemo();
-    await poll(() => a.textContent(sel("stat-leader")), (t) => t === "this tab", 5_000, "tab A shows it leads");
+    await poll(() => a.textContent(sel("stat-leader")), (t) => t === "this tab", EVENT_TIMEOUT_MS, "tab A shows it leads");
     const b = await openDemo();
-    await poll(() => b.textContent(sel("stat-leader")), (t) => t === "another tab", 5_000, "tab B shows another tab leads");
+    await poll(() => b.textContent(sel("stat-leader")), (t) => t === "another tab", EVENT_TIMEOUT_MS, "tab B shows another tab leads");
 
     await addEntry(a, { key: "from-a", value: "x", mode: "ttl", expiry: "1" });
     const remote = (type) => sel("log-line", `[data-type="${type}"]:has-text("from another tab")`);
-    await b.waitForSelector(remote("change"), { timeout: 5_000 });
+    await b.waitForSelector(remote("change"), { timeout: EVENT_TIMEOUT_MS });
     assert.match(await b.textContent(remote("change")), /from-a/);
     // reapIntervalMs is 2000: tab A's pass removes the entry and tab B hears it.
-    await b.waitForSelector(remote("expired"), { timeout: 10_000 });
+    await b.waitForSelector(remote("expired"), { timeout: EVENT_TIMEOUT_MS });
     assert.match(await b.textContent(remote("expired")), /from-a/);
     assert.equal(await statNumber(b, "reaperRuns"), 0, "the follower runs no pass");
 
     await a.close();
-    await poll(() => b.textContent(sel("stat-leader")), (t) => t === "this tab", 5_000, "tab B takes over");
-    await b.waitForSelector(sel("log-line", '[data-type="leader"]'), { timeout: 5_000 });
+    await poll(() => b.textContent(sel("stat-leader")), (t) => t === "this tab", EVENT_TIMEOUT_MS, "tab B takes over");
+    await b.waitForSelector(sel("log-line", '[data-type="leader"]'), { timeout: EVENT_TIMEOUT_MS });
     assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
   }, { viewport: DEMO_VIEWPORT });
 });

@@ -60,11 +60,23 @@ export function chromiumArgsOn(backend) {
   return [...CHROMIUM_ARGS.filter((a) => !sqlite.has(a)), ...backendFlags(backend)];
 }
 
-/** `node:test` timeout of every page test. */
-export const TEST_TIMEOUT_MS = 60_000;
+/**
+ * `node:test` timeout of every page test: a bound on a hang, not on speed. A fresh or loaded
+ * machine (2 cores, CPU hogs beside it, four page files at once, each with its own browser) runs a
+ * test several times slower than an idle one.
+ */
+export const TEST_TIMEOUT_MS = 180_000;
 
-/** Longest wait for a page (or fixture) to report that the library has loaded. */
-export const READY_TIMEOUT_MS = 15_000;
+/** Longest wait for a page (or fixture) to report that the library has loaded: a bound on a hang. */
+export const READY_TIMEOUT_MS = 60_000;
+
+/**
+ * Longest wait for something that will happen (a row listed after a click, a log line, a reaper
+ * pass, a tab hearing another): a bound on a hang, far above what it needs on a slow machine. A wait
+ * that ends early on success costs nothing on a fast one. Checks that something does NOT happen
+ * before a time are lower bounds, and keep their own times.
+ */
+export const EVENT_TIMEOUT_MS = 60_000;
 
 /** The page's viewport in the demo tests. */
 export const DEMO_VIEWPORT = { width: 1400, height: 900 };
@@ -75,7 +87,7 @@ export const sel = (testid, extra = "") => `[data-testid="${testid}"]${extra}`;
 /**
  * Starts `node scripts/serve.mjs <dir> 0` and returns `{ child, url }`: the server process and a
  * promise of its URL, read from its stdout line. The promise rejects if no URL is printed within
- * 10 s or the server exits first.
+ * 60 s (a hang) or the server exits first.
  */
 export function startServer(dir) {
   const child = spawn(process.execPath, [join(ROOT, "scripts/serve.mjs"), dir, "0"], {
@@ -85,7 +97,7 @@ export function startServer(dir) {
   let out = "";
   let err = "";
   const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL within 10 s: ${out}${err}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL within 60 s: ${out}${err}`)), 60_000);
     child.stdout.on("data", (d) => {
       out += d;
       const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
@@ -181,4 +193,20 @@ export async function poll(read, ok, timeoutMs, what) {
     if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(last)} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * On the demo page, once its reaper is paused: waits until a pass already under way has finished,
+ * i.e. the page's reaperRuns stat has not changed for more than one reaper interval (2 s). A fixed
+ * short wait was too short on a loaded machine, where a pass takes longer.
+ */
+export async function waitForReaperSettled(page) {
+  const runs = () => page.textContent(sel("stat-reaperRuns"));
+  let last = await runs();
+  let since = Date.now();
+  await poll(async () => {
+    const now = await runs();
+    if (now !== last) { last = now; since = Date.now(); }
+    return Date.now() - since;
+  }, (ms) => ms >= 2_500, EVENT_TIMEOUT_MS, "the reaper's runs steady after the pause");
 }

@@ -84,14 +84,14 @@ export async function launch(engine, { prefs } = {}) {
   child.stdout.on("data", (d) => { log += d; });
   child.stderr.on("data", (d) => { log += d; });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${engine} driver exited (${child.exitCode}): ${log}`);
     try {
       const r = await fetch(`${base}/status`);
       if (r.ok) break;
     } catch { /* not listening yet */ }
-    if (Date.now() > deadline) { kill(child); throw new Error(`${engine} driver did not start within 20 s: ${log}`); }
+    if (Date.now() > deadline) { kill(child); throw new Error(`${engine} driver did not start within 60 s: ${log}`); }
     await sleep(100);
   }
   const session = new Session(engine, base, child, () => log);
@@ -100,7 +100,8 @@ export async function launch(engine, { prefs } = {}) {
     if (prefs) Object.assign(caps["moz:firefoxOptions"].prefs, prefs);
     const { sessionId } = await session.send("POST", "/session", { capabilities: { alwaysMatch: caps } });
     session.id = sessionId;
-    await session.send("POST", `/session/${sessionId}/timeouts`, { script: 60_000, pageLoad: 30_000 });
+    // Bounds on a hang, not on speed: a loaded machine loads a page or runs a script slowly.
+    await session.send("POST", `/session/${sessionId}/timeouts`, { script: 120_000, pageLoad: 120_000 });
   } catch (err) {
     kill(child);
     throw err;
@@ -124,7 +125,7 @@ export class Session {
       method,
       headers: { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(90_000),
+      signal: AbortSignal.timeout(180_000),
     });
     const json = await r.json();
     if (!r.ok || (json.value && json.value.error)) {
@@ -176,8 +177,8 @@ export class Session {
     return this.send("POST", `/session/${this.id}/window`, { handle });
   }
 
-  /** Polls `fn` in the page until it returns something truthy (JSON), up to `ms`. */
-  async waitFor(fn, ms = 15_000, what = "condition") {
+  /** Polls `fn` in the page until it returns something truthy (JSON), up to `ms` (a bound on a hang). */
+  async waitFor(fn, ms = 60_000, what = "condition") {
     const deadline = Date.now() + ms;
     for (;;) {
       const v = await this.eval(fn);
