@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEMO_VIEWPORT, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary, withChromium } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, DEMO_VIEWPORT, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary, withChromium } from "./harness.mjs";
 
 /** Opens the demo in a new tab of `context` and waits for the panel's store; collects page errors. */
 async function openDemo(context, url, pageErrors) {
@@ -33,7 +33,7 @@ const lock = (page) => page.$eval(sel("atomic-lock"), (el) => ({ state: el.datas
 /** The burst readout once its calls are done: `{ state, results }`. */
 const burst = (page) => poll(
   () => page.$eval(sel("atomic-burst-result"), (el) => ({ state: el.dataset.state, results: (el.dataset.results ?? "").split(",").filter(Boolean).map(Number) })),
-  (b) => b.state !== "none" && b.state !== "running", 15_000, "the burst's results");
+  (b) => b.state !== "none" && b.state !== "running", EVENT_TIMEOUT_MS, "the burst's results");
 
 /** How many writes the log counts from `who` with `text` (lines add up their "×n"). */
 const logged = (page, who, text) => page.$$eval(sel("atomic-log-line"), (ls, [who, text]) => ls
@@ -58,8 +58,8 @@ test("a burst of 100 incr from each of two tabs at once: both show 200, every re
     assert.equal(inA.results.length, 100);
     assert.equal(inB.results.length, 100);
     assert.deepEqual([...inA.results, ...inB.results].sort((x, y) => x - y), range(1, 200), "no result given twice, none missing");
-    await poll(() => count(a), (n) => n === 200, 10_000, "tab A shows the sum");
-    await poll(() => count(b), (n) => n === 200, 10_000, "tab B shows the sum");
+    await poll(() => count(a), (n) => n === 200, EVENT_TIMEOUT_MS, "tab A shows the sum");
+    await poll(() => count(b), (n) => n === 200, EVENT_TIMEOUT_MS, "tab B shows the sum");
     for (const page of [a, b]) {
       assert.equal(await limitState(page), "limited");
       assert.match(await page.textContent(sel("atomic-window")), /^the window ends in \d+\.\d s, and the count with it$/);
@@ -69,15 +69,15 @@ test("a burst of 100 incr from each of two tabs at once: both show 200, every re
 
     // Each tab's log: its own 100 writes, and the other tab's 100 told by "change" events.
     for (const page of [a, b]) {
-      await poll(() => logged(page, "another tab", 'incr "hits"'), (n) => n === 100, 10_000, "the other tab's incr in the log");
+      await poll(() => logged(page, "another tab", 'incr "hits"'), (n) => n === 100, EVENT_TIMEOUT_MS, "the other tab's incr in the log");
       assert.equal(await logged(page, "this tab", 'incr "hits"'), 100);
     }
 
     // One more hit: the count goes on from the sum, in both tabs.
     await b.click(sel("atomic-hit"));
-    await poll(() => said(b), (t) => t.includes("→ 201"), 3_000, "tab B's hit answered");
+    await poll(() => said(b), (t) => t.includes("→ 201"), EVENT_TIMEOUT_MS, "tab B's hit answered");
     assert.match(await said(b), /incr\("hits", 1, \{ ttl: 60 \}\) → 201: limited/);
-    await poll(() => count(a), (n) => n === 201, 3_000, "tab A shows tab B's hit");
+    await poll(() => count(a), (n) => n === 201, EVENT_TIMEOUT_MS, "tab A shows tab B's hit");
     assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
   }, { viewport: DEMO_VIEWPORT });
 });
@@ -91,16 +91,16 @@ test("both tabs claim the lock at once: one holds it and the other shows which; 
     assert.equal((await lock(a)).state, "free");
 
     await clickAll([a, b], "atomic-claim");
-    const claimed = await Promise.all([a, b].map((p) => poll(() => p.getAttribute(sel("atomic-panel"), "data-claimed"), (c) => c !== null, 5_000, "add() answered")));
+    const claimed = await Promise.all([a, b].map((p) => poll(() => p.getAttribute(sel("atomic-panel"), "data-claimed"), (c) => c !== null, EVENT_TIMEOUT_MS, "add() answered")));
     assert.deepEqual([...claimed].sort(), ["false", "true"], "exactly one add() wrote");
     const [winner, loser] = claimed[0] === "true" ? [a, b] : [b, a];
     const w = names.get(winner);
-    await poll(() => lock(winner), (l) => l.state === "mine" && l.holder === w, 3_000, "the winner holds the lock");
-    const shown = await poll(() => lock(loser), (l) => l.state === "other" && l.holder === w, 3_000, "the loser shows who holds it");
+    await poll(() => lock(winner), (l) => l.state === "mine" && l.holder === w, EVENT_TIMEOUT_MS, "the winner holds the lock");
+    const shown = await poll(() => lock(loser), (l) => l.state === "other" && l.holder === w, EVENT_TIMEOUT_MS, "the loser shows who holds it");
     assert.ok(shown.text.includes(w), shown.text);
     assert.match(await said(loser), new RegExp(`add\\("lock", "${names.get(loser)}", \\{ ttl: 30 \\}\\) → false: ${w} holds it`));
     for (const page of [winner, loser]) {
-      const left = await poll(() => page.textContent(sel("atomic-lock-left")), (t) => t.startsWith("frees itself in "), 3_000, "the lock's time left");
+      const left = await poll(() => page.textContent(sel("atomic-lock-left")), (t) => t.startsWith("frees itself in "), EVENT_TIMEOUT_MS, "the lock's time left");
       const secs = Number(/[\d.]+/.exec(left)[0]);
       assert.ok(secs > 25 && secs <= 30, left);
     }
@@ -112,23 +112,23 @@ test("both tabs claim the lock at once: one holds it and the other shows which; 
     const before = await winner.evaluate(() => window.atomicStore.expiresAt("lock"));
     await new Promise((r) => setTimeout(r, 500));
     await winner.click(sel("atomic-renew"));
-    await poll(() => said(winner), (t) => t.includes("→ true: 30 s more"), 3_000, "the renewal answered");
+    await poll(() => said(winner), (t) => t.includes("→ true: 30 s more"), EVENT_TIMEOUT_MS, "the renewal answered");
     const after = await winner.evaluate(() => window.atomicStore.expiresAt("lock"));
     assert.ok(after - before >= 0.4, `the expiry moved on: ${before} -> ${after}`);
-    await poll(() => logged(loser, w, "renewed the lock: expire → 30 s"), (n) => n === 1, 3_000, "the loser's log names the renewal");
+    await poll(() => logged(loser, w, "renewed the lock: expire → 30 s"), (n) => n === 1, EVENT_TIMEOUT_MS, "the loser's log names the renewal");
 
     // A claim while held changes nothing; after the holder releases, the other tab's claim wins.
     await loser.click(sel("atomic-claim"));
-    await poll(() => said(loser), (t) => / → false: /.test(t), 3_000, "a second claim refused");
+    await poll(() => said(loser), (t) => / → false: /.test(t), EVENT_TIMEOUT_MS, "a second claim refused");
     await winner.click(sel("atomic-release"));
-    await poll(() => said(winner), (t) => t.endsWith(": released"), 3_000, "released");
-    await poll(() => lock(loser), (l) => l.state === "free", 3_000, "the loser sees the lock free");
+    await poll(() => said(winner), (t) => t.endsWith(": released"), EVENT_TIMEOUT_MS, "released");
+    await poll(() => lock(loser), (l) => l.state === "free", EVENT_TIMEOUT_MS, "the loser sees the lock free");
     assert.ok(await logged(loser, w, "released the lock") >= 1, "the loser's log names the tab that released it");
     await loser.click(sel("atomic-claim"));
-    await poll(() => said(loser), (t) => t.includes("→ true"), 3_000, "the other tab's claim wins");
+    await poll(() => said(loser), (t) => t.includes("→ true"), EVENT_TIMEOUT_MS, "the other tab's claim wins");
     const l = names.get(loser);
-    await poll(() => lock(loser), (s) => s.state === "mine" && s.holder === l, 3_000, "the other tab holds it");
-    await poll(() => lock(winner), (s) => s.state === "other" && s.holder === l, 3_000, "and the first tab shows it");
+    await poll(() => lock(loser), (s) => s.state === "mine" && s.holder === l, EVENT_TIMEOUT_MS, "the other tab holds it");
+    await poll(() => lock(winner), (s) => s.state === "other" && s.holder === l, EVENT_TIMEOUT_MS, "and the first tab shows it");
     assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
   }, { viewport: DEMO_VIEWPORT });
 });

@@ -8,7 +8,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { poll, sel, waitForLibrary, withDemoPage } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, poll, sel, waitForLibrary, withDemoPage } from "./harness.mjs";
 
 const N = 100_000;
 /** 100 000 writes take seconds, more on a loaded machine: generous bounds, nothing timed. */
@@ -36,7 +36,7 @@ test("an import of 100 000 entries shows its progress, Cancel writes nothing, an
     await withDemoPage(async ({ page }) => {
       await waitForLibrary(page);
       await page.waitForSelector(`${sel("long-import")}:not([disabled])`);
-      await poll(() => shownCount(page), (c) => c === "0", 5_000, "the count shown");
+      await poll(() => shownCount(page), (c) => c === "0", EVENT_TIMEOUT_MS, "the count shown");
       assert.ok(await page.isDisabled(sel("long-cancel")), "Cancel is off while nothing runs");
 
       // Cancelled part way: once the bar shows some progress, and not all.

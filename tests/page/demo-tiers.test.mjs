@@ -11,7 +11,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEMO_VIEWPORT, READY_TIMEOUT_MS, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary, withChromium } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, DEMO_VIEWPORT, READY_TIMEOUT_MS, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary, withChromium } from "./harness.mjs";
 
 const serverRows = (key) => sel("server-row", `[data-key="${key}"]`);
 const logRow = (id) => sel("log-row", `[data-id="${id}"]`);
@@ -51,13 +51,20 @@ const shown = async (page, testid) => Number(await page.getAttribute(sel(testid)
 const rowCount = (page, key) => page.locator(serverRows(key)).count();
 const stats = (page) => page.evaluate(() => window.store.stats());
 
-/** Sets h1, h2, h3 with `ttl` seconds through the panel's button; resolves to when (ms) it was clicked. */
+/**
+ * Sets h1, h2, h3 through the panel's button, with a ttl (10 minutes) that outlives their listing
+ * however slow it is, then gives them `ttl` seconds with expire(); resolves to `[from, to]`, the
+ * times (ms) between which their expiries were set.
+ */
 async function addThree(page, ttl) {
-  await page.fill(sel("quick-ttl"), String(ttl));
-  const at = Date.now();
+  await page.fill(sel("quick-ttl"), "600");
   await page.click(sel("quick-add"));
-  await page.waitForSelector(sel("entry-row", '[data-key="h3"]'), { timeout: 3_000 });
-  return at;
+  await page.waitForSelector(sel("entry-row", '[data-key="h3"]'), { timeout: EVENT_TIMEOUT_MS });
+  await poll(() => shown(page, "tier-live"), (n) => n === 3, EVENT_TIMEOUT_MS, "live entries");
+  const from = Date.now();
+  const found = await page.evaluate(({ keys, ttl }) => Promise.all(keys.map((k) => window.store.expire(k, { ttl }))), { keys: KEYS, ttl });
+  assert.deepEqual(found, [true, true, true], `expire({ ttl: ${ttl} }) found the three`);
+  return [from, Date.now()];
 }
 
 /** The server rows of `keys`: how many rows each has (1 = received exactly once). */
@@ -77,23 +84,22 @@ test("hand-off: expiring entries go to the server once, then to the archive; the
     assert.equal(await text(page, sel("data-loss")), 'isNew: true · dataLoss: "none"');
     assert.match(await text(page, sel("server-empty")), /Nothing received yet/);
 
-    const setAt = await addThree(page, 2);
-    await poll(() => shown(page, "tier-live"), (n) => n === 3, 2_000, "live entries");
+    const [from, to] = await addThree(page, 2);
 
     // Expired after 2 s; the reaper (every 2 s) offers them to the hook, which accepts.
-    await poll(() => receipts(page), (r) => KEYS.every((k) => r[k] === 1), 10_000, "records received by the server");
+    await poll(() => receipts(page), (r) => KEYS.every((k) => r[k] === 1), EVENT_TIMEOUT_MS, "records received by the server");
     for (const k of KEYS) {
       const row = await page.$eval(serverRows(k), (tr) => ({ ...tr.dataset }));
       assert.equal(row.kind, "entry");
       assert.equal(row.action, "archive");
       assert.equal(row.delivery, "1");
       // "archive": gone for good at its expiry + archiveFor (30 s).
-      const expected = setAt / 1000 + 2 + 30;
-      assert.ok(Math.abs(Number(row.expiresAt) - expected) < 2, `${k}: expiresAt ${row.expiresAt}, expected about ${expected}`);
+      const [early, late] = [from / 1000 + 2 + 30, to / 1000 + 2 + 30];
+      assert.ok(Number(row.expiresAt) > early - 1 && Number(row.expiresAt) < late + 1, `${k}: expiresAt ${row.expiresAt}, expected ${early} to ${late}`);
       assert.match(await text(page, `${serverRows(k)} ${sel("server-expires")}`), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     }
     await poll(async () => [await shown(page, "tier-live"), await shown(page, "tier-waiting"), await shown(page, "tier-handedOff"),
-      await shown(page, "tier-archived")], (c) => c.join() === "0,0,3,3", 3_000, "live, waiting, handed off, archived");
+      await shown(page, "tier-archived")], (c) => c.join() === "0,0,3,3", EVENT_TIMEOUT_MS, "live, waiting, handed off, archived");
     assert.equal(await shown(page, "server-count"), 3);
     assert.match(await text(page, sel("archive-values")), /^\["payload", "payload", "payload"\]$/);
 
@@ -123,11 +129,11 @@ test("server down: expired entries wait, failures count up with back-off; once i
     await addThree(page, 1);
 
     // Expired after 1 s; each pass offers them and the hook rejects: they stay, hidden from reads.
-    const first = await poll(() => shown(page, "tier-failures"), (n) => n >= 1, 8_000, "hand-off failures");
+    const first = await poll(() => shown(page, "tier-failures"), (n) => n >= 1, EVENT_TIMEOUT_MS, "hand-off failures");
     const t1 = Date.now();
-    await poll(() => shown(page, "tier-failures"), (n) => n >= first + 1, 5_000, "a second failure");
+    await poll(() => shown(page, "tier-failures"), (n) => n >= first + 1, EVENT_TIMEOUT_MS, "a second failure");
     const t2 = Date.now();
-    await poll(() => shown(page, "tier-failures"), (n) => n >= first + 2, 8_000, "a third failure");
+    await poll(() => shown(page, "tier-failures"), (n) => n >= first + 2, EVENT_TIMEOUT_MS, "a third failure");
     const t3 = Date.now();
     // Back-off: reapIntervalMs (2 s) x 2^(n-1) after n failures in a row.
     assert.ok(t3 - t2 > t2 - t1 + 1_000, `passes back off: ${t2 - t1} ms, then ${t3 - t2} ms between failures`);
@@ -137,7 +143,7 @@ test("server down: expired entries wait, failures count up with back-off; once i
     assert.equal(await shown(page, "tier-live"), 0);
     assert.equal(await shown(page, "tier-archived"), 0);
     assert.ok(await shown(page, "tier-waiting") >= 3, "waiting for the hand-off");
-    await poll(() => shown(page, "tier-expired"), (n) => n === 3, 2_000, "estimate().expired");
+    await poll(() => shown(page, "tier-expired"), (n) => n === 3, EVENT_TIMEOUT_MS, "estimate().expired");
     assert.equal(await page.evaluate(() => window.store.has("h1")), false, "hidden from reads");
     assert.equal(await page.isVisible(sel("backoff-note")), true);
     assert.match(await text(page, sel("backoff-note")), /onExpire failed in [3-9] passes in a row: background passes back off/);
@@ -149,11 +155,11 @@ test("server down: expired entries wait, failures count up with back-off; once i
 
     // Up again: the next background pass (8 s after the third failure at most) hands them over.
     await page.uncheck(sel("server-down"));
-    await poll(() => receipts(page), (r) => KEYS.every((k) => r[k] >= 1), 12_000, "records received after the outage");
+    await poll(() => receipts(page), (r) => KEYS.every((k) => r[k] >= 1), EVENT_TIMEOUT_MS, "records received after the outage");
     assert.deepEqual(await receipts(page), once(), "each record arrived exactly once");
     await poll(async () => [await shown(page, "tier-waiting"), await shown(page, "tier-handedOff"), await shown(page, "tier-archived")],
-      (c) => c.join() === "0,3,3", 3_000, "waiting, handed off, archived");
-    await page.waitForSelector(sel("backoff-note"), { state: "hidden", timeout: 2_000 });
+      (c) => c.join() === "0,3,3", EVENT_TIMEOUT_MS, "waiting, handed off, archived");
+    await page.waitForSelector(sel("backoff-note"), { state: "hidden", timeout: EVENT_TIMEOUT_MS });
 
     // Two more passes (the back-off is reset): still once each.
     await page.waitForTimeout(4_500);
@@ -167,12 +173,12 @@ test("retry now: with the server back up, reap() hands the waiting entries over 
   await withDemo(async ({ page }) => {
     await page.check(sel("server-down"));
     await addThree(page, 1);
-    await poll(() => shown(page, "tier-failures"), (n) => n >= 1, 8_000, "a hand-off failure");
+    await poll(() => shown(page, "tier-failures"), (n) => n >= 1, EVENT_TIMEOUT_MS, "a hand-off failure");
     await page.uncheck(sel("server-down"));
     await page.click(sel("retry-now"));
-    await poll(() => text(page, sel("retry-result")), (t) => t !== "", 3_000, "reap() result");
+    await poll(() => text(page, sel("retry-result")), (t) => t !== "", EVENT_TIMEOUT_MS, "reap() result");
     assert.equal(await text(page, sel("retry-result")), "reap() → handed off 3, archived 3");
-    await poll(() => receipts(page), (r) => KEYS.every((k) => r[k] >= 1), 1_000, "records received");
+    await poll(() => receipts(page), (r) => KEYS.every((k) => r[k] >= 1), EVENT_TIMEOUT_MS, "records received");
     assert.deepEqual(await receipts(page), once());
     await page.waitForTimeout(2_500); // the next background pass finds nothing to hand over
     assert.deepEqual(await receipts(page), once());
@@ -187,9 +193,9 @@ test("retry now while a background hand-off is in flight: each record still arri
   await withDemo(async ({ page }) => {
     await addThree(page, 0.5);
     // The hook answers after 1.5 s (?latency=1500): click while the background pass awaits it.
-    await poll(() => page.evaluate(() => window.server.calls), (n) => n >= 1, 8_000, "a background hook call");
+    await poll(() => page.evaluate(() => window.server.calls), (n) => n >= 1, EVENT_TIMEOUT_MS, "a background hook call");
     await page.click(sel("retry-now"));
-    await poll(() => receipts(page), (r) => KEYS.every((k) => r[k] >= 1), 5_000, "records received");
+    await poll(() => receipts(page), (r) => KEYS.every((k) => r[k] >= 1), EVENT_TIMEOUT_MS, "records received");
     await page.waitForTimeout(2_000);
     assert.deepEqual(await receipts(page), once());
     assert.equal((await stats(page)).handedOff, 3);
@@ -205,13 +211,13 @@ test("logs collection: a document is live, then archived at its archive tier, th
 
     const putAt = Date.now();
     await page.click(sel("log-add"));
-    await page.waitForSelector(logRow("l1"), { timeout: 3_000 });
+    await page.waitForSelector(logRow("l1"), { timeout: EVENT_TIMEOUT_MS });
     assert.equal(await page.getAttribute(logRow("l1"), "data-state"), "live");
     assert.match(await text(page, `${logRow("l1")} ${sel("log-next")}`), /^archive in [0-2]\.\d s$/);
     assert.equal(await text(page, sel("logs-live")), "1");
 
     // Archived by the first reaper pass after 2 s (passes every 2 s): before the 5 s delete tier.
-    await poll(() => page.getAttribute(logRow("l1"), "data-state"), (s) => s === "archived", 6_000, "state of l1");
+    await poll(() => page.getAttribute(logRow("l1"), "data-state"), (s) => s === "archived", EVENT_TIMEOUT_MS, "state of l1");
     assert.ok(Date.now() - putAt >= 1_900, "not archived before its archive tier");
     assert.match(await text(page, `${logRow("l1")} ${sel("log-next")}`), /^delete in [0-3]\.\d s$/);
     const read = await page.evaluate(async () => ({ live: await window.logs.get("l1"), archived: await window.logs.archive.get("l1") }));
@@ -225,19 +231,19 @@ test("logs collection: a document is live, then archived at its archive tier, th
     // The server's list is drawn by the hand-off panel's own refresh (every 250 ms), independent of
     // the logs panel's: it may show the document archived a tick before the list shows that receipt
     // (seen on a loaded machine: no row yet), so wait for the row rather than read it at once.
-    await page.waitForSelector(serverRows("l1"), { state: "attached", timeout: 3_000 });
+    await page.waitForSelector(serverRows("l1"), { state: "attached", timeout: EVENT_TIMEOUT_MS });
     const row = await page.$eval(serverRows("l1"), (tr) => ({ ...tr.dataset }));
     assert.equal(row.kind, "document");
     assert.equal(row.name, "logs");
     assert.equal(row.action, "archive");
     assert.ok(Math.abs(Number(row.expiresAt) - (putAt / 1000 + 5)) < 1, `expiresAt ${row.expiresAt}`);
 
-    await poll(() => page.getAttribute(logRow("l1"), "data-state"), (s) => s === "gone", 6_000, "state of l1");
+    await poll(() => page.getAttribute(logRow("l1"), "data-state"), (s) => s === "gone", EVENT_TIMEOUT_MS, "state of l1");
     assert.ok(Date.now() - putAt >= 4_900, "not gone before its delete tier");
     assert.match(await page.getAttribute(logRow("l1"), "data-history"), /^live (waiting )?archived gone$/);
     assert.match(await text(page, `${logRow("l1")} ${sel("log-next")}`), /^since \d\d:\d\d:\d\d$/);
     assert.equal(await page.evaluate(() => window.logs.archive.get("l1")), undefined, "archive.get() after the delete tier");
-    await poll(() => page.getAttribute(sel("logs-archived"), "data-value"), (n) => n === "0", 3_000, "archived count");
+    await poll(() => page.getAttribute(sel("logs-archived"), "data-value"), (n) => n === "0", EVENT_TIMEOUT_MS, "archived count");
     assert.equal(await rowCount(page, "l1"), 1, "leaving the archive is not offered again");
   }, { query: "?tiers=2,5" });
 });
@@ -246,27 +252,27 @@ test("logs collection: setTiers from the form moves a live document to the archi
   await withDemo(async ({ page }) => {
     assert.match(await text(page, sel("logs-index")), /tiers: \[\{ after: 10, action: "archive" \}, \{ after: 25, action: "delete" \}\]/);
     await page.click(sel("log-add"));
-    await page.waitForSelector(logRow("l1"), { timeout: 3_000 });
+    await page.waitForSelector(logRow("l1"), { timeout: EVENT_TIMEOUT_MS });
     assert.match(await text(page, `${logRow("l1")} ${sel("log-next")}`), /^archive in ([89]|10)\.\d s$/);
 
     await page.waitForTimeout(1_200); // l1 is a second old
     await page.fill(sel("tier-archive-input"), "1");
     await page.fill(sel("tier-delete-input"), "60");
     await page.click(sel("tiers-set"));
-    await page.waitForSelector(sel("tiers-note"), { state: "visible", timeout: 3_000 });
+    await page.waitForSelector(sel("tiers-note"), { state: "visible", timeout: EVENT_TIMEOUT_MS });
     assert.match(await text(page, sel("tiers-note")),
       /^logs\.setTiers\(\[\{ after: 1, action: "archive" \}, \{ after: 60, action: "delete" \}\]\) took [\d.]+ ms\. No document was rewritten/);
     assert.deepEqual(await page.evaluate(async () => (await window.store.collection("logs")).ttlIndex()),
       { field: "at", expireAfter: 1, unit: "s", tiers: [{ after: 1, action: "archive" }, { after: 60, action: "delete" }] });
     assert.equal(await page.evaluate(() => window.logs.get("l1")), undefined, "past the new archive tier: not live");
-    await poll(() => page.getAttribute(logRow("l1"), "data-state"), (s) => s === "archived", 5_000, "state of l1");
+    await poll(() => page.getAttribute(logRow("l1"), "data-state"), (s) => s === "archived", EVENT_TIMEOUT_MS, "state of l1");
     assert.match(await text(page, `${logRow("l1")} ${sel("log-next")}`), /^delete in 5\d\.\d s$/);
 
     // A delete tier not after the archive tier is refused by the library, shown as it threw it.
     await page.fill(sel("tier-archive-input"), "30");
     await page.fill(sel("tier-delete-input"), "20");
     await page.click(sel("tiers-set"));
-    await page.waitForSelector(sel("log-error"), { state: "visible", timeout: 3_000 });
+    await page.waitForSelector(sel("log-error"), { state: "visible", timeout: EVENT_TIMEOUT_MS });
     assert.match(await text(page, sel("log-error")), /^(RangeError|TypeError): /);
   });
 });
@@ -276,11 +282,11 @@ test("maxEntries: filling past the cap evicts the entries nearest to expiry and 
     assert.match(await text(page, sel("cap-text")), /^maxEntries: 4 /);
     await page.click(sel("fill-cap"));
     // cap1..cap4 (ttl 60, 65, 70, 75 s) fill the cap; cap5 and cap6 (120 s) evict the two nearest to expiry.
-    await page.waitForSelector(sel("evicted-item"), { timeout: 5_000 });
+    await page.waitForSelector(sel("evicted-item"), { timeout: EVENT_TIMEOUT_MS });
     assert.equal(await page.getAttribute(sel("evicted-item"), "data-reason"), "maxEntries");
     assert.equal(await page.getAttribute(sel("evicted-item"), "data-keys"), "cap1,cap2");
-    await poll(() => shown(page, "tier-evicted"), (n) => n === 2, 2_000, "evictedTotal");
-    await poll(() => shown(page, "tier-live"), (n) => n === 4, 2_000, "live entries");
+    await poll(() => shown(page, "tier-evicted"), (n) => n === 2, EVENT_TIMEOUT_MS, "evictedTotal");
+    await poll(() => shown(page, "tier-live"), (n) => n === 4, EVENT_TIMEOUT_MS, "live entries");
     assert.deepEqual(await page.evaluate(() => window.store.keys()), ["cap3", "cap4", "cap5", "cap6"]);
     assert.match(await text(page, sel("log-line", '[data-type="evicted"]')), /2 entries evicted \(maxEntries\): "cap1", "cap2"/);
     // Evicted entries are deleted outright: not offered to the server, not archived.

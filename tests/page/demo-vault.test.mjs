@@ -6,7 +6,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TEST_TIMEOUT_MS, poll, sel, waitForLibrary, withDemoPage } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, TEST_TIMEOUT_MS, poll, sel, waitForLibrary, withDemoPage } from "./harness.mjs";
 
 const text = (page, id) => page.textContent(sel(id));
 const attr = (page, id, name) => page.getAttribute(sel(id), name);
@@ -35,17 +35,17 @@ test("a saved secret reads back, IndexedDB holds only its ciphertext, and shred(
   await withDemoPage(async ({ page }) => {
     await waitForLibrary(page);
     await page.waitForSelector(`${sel("vault-save")}:not([disabled])`);
-    await poll(() => text(page, "vault-readback"), (t) => t === "undefined", 2_000, "nothing stored yet");
+    await poll(() => text(page, "vault-readback"), (t) => t === "undefined", EVENT_TIMEOUT_MS, "nothing stored yet");
 
     const secret = `vault-secret-${Math.random().toString(36).slice(2, 10)}`;
     await page.fill(sel("vault-secret"), secret);
     await page.click(sel("vault-save"));
-    await poll(() => text(page, "vault-readback"), (t) => t === JSON.stringify(secret), 2_000, "the secret read back");
+    await poll(() => text(page, "vault-readback"), (t) => t === JSON.stringify(secret), EVENT_TIMEOUT_MS, "the secret read back");
     assert.equal(await attr(page, "vault-readback", "data-state"), "value");
 
     // The raw readout: the key in plaintext, the value as ciphertext (its JSON's bytes plus
     // AES-GCM's 16-byte tag), and never the secret.
-    await poll(() => attr(page, "vault-raw", "data-state"), (s) => s === "sealed", 2_000, "the raw record shown");
+    await poll(() => attr(page, "vault-raw", "data-state"), (s) => s === "sealed", EVENT_TIMEOUT_MS, "the raw record shown");
     const shown = await text(page, "vault-raw");
     assert.ok(!shown.includes(secret), `the raw readout shows the secret: ${shown}`);
     assert.match(shown, /k: "token"/, shown);
@@ -57,8 +57,8 @@ test("a saved secret reads back, IndexedDB holds only its ciphertext, and shred(
     assert.match(await text(page, "vault-key"), /^key:\d+ AES-GCM-256, extractable: false$/);
 
     await page.click(sel("vault-shred"));
-    await poll(() => text(page, "vault-said"), (t) => t.includes("shred():"), 2_000, "shred's answer");
-    await poll(() => text(page, "vault-readback"), (t) => t === "undefined", 2_000, "nothing reads back after shred");
+    await poll(() => text(page, "vault-said"), (t) => t.includes("shred():"), EVENT_TIMEOUT_MS, "shred's answer");
+    await poll(() => text(page, "vault-readback"), (t) => t === "undefined", EVENT_TIMEOUT_MS, "nothing reads back after shred");
     assert.equal(await attr(page, "vault-readback", "data-state"), "none");
     assert.equal(await attr(page, "vault-raw", "data-state"), "none", "the record is gone from IndexedDB");
     assert.equal(await text(page, "vault-key"), "none", "no key left");

@@ -6,7 +6,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEMO_VIEWPORT, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary, withChromium } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, DEMO_VIEWPORT, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary, withChromium } from "./harness.mjs";
 
 /** Opens the demo in a new tab of `context` and waits for the library; collects page errors. */
 async function openDemo(context, url, pageErrors) {
@@ -29,20 +29,24 @@ async function startOffer(page, ttl) {
 test("the countdown flips when the offer expires, told by watch() with the reaper paused", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withChromium(WWW, async ({ context, url }) => {
     const pageErrors = [];
+    const opening = Date.now();
     const page = await openDemo(context, url, pageErrors);
+    // The offer must outlive the steps that see it live: 2 s and three times what opening the page
+    // took (seconds on a loaded machine).
+    const ttl = Math.ceil(2 + (3 * (Date.now() - opening)) / 1000);
     assert.equal(await state(page), "none");
     await page.click(sel("reaper-pause"));
-    await poll(() => page.textContent(sel("stat-reaperPaused")), (s) => s === "true", 2_000, "reaperPaused");
+    await poll(() => page.textContent(sel("stat-reaperPaused")), (s) => s === "true", EVENT_TIMEOUT_MS, "reaperPaused");
     const runs = await page.evaluate(() => window.store.stats().reaperRuns);
 
-    await startOffer(page, 2);
-    await poll(() => state(page), (s) => s === "live", 3_000, "the offer shown");
+    await startOffer(page, ttl);
+    await poll(() => state(page), (s) => s === "live", EVENT_TIMEOUT_MS, "the offer shown");
     assert.match(await page.textContent(sel("watch-state")), /2 for 1/);
     const expiresAtMs = (await page.evaluate(() => window.store.expiresAt("offer"))) * 1000;
-    const left = await poll(() => page.textContent(sel("watch-countdown")), (t) => /^ends in \d+\.\d s$/.test(t), 2_000, "the countdown");
-    assert.ok(Number(/[\d.]+/.exec(left)[0]) <= 2, left);
+    const left = await poll(() => page.textContent(sel("watch-countdown")), (t) => /^ends in \d+\.\d s$/.test(t), EVENT_TIMEOUT_MS, "the countdown");
+    assert.ok(Number(/[\d.]+/.exec(left)[0]) <= ttl, `${left}, of ${ttl} s`);
 
-    await poll(() => state(page), (s) => s === "expired", 6_000, "the flip to expired");
+    await poll(() => state(page), (s) => s === "expired", EVENT_TIMEOUT_MS, "the flip to expired");
     assert.equal(await page.textContent(sel("watch-state")), "The offer has ended.");
     const toldAt = Number(await page.getAttribute(sel("watch-state"), "data-told-at"));
     assert.ok(toldAt >= expiresAtMs - 1, `told at ${toldAt}, before the expiry ${expiresAtMs}`);
@@ -70,12 +74,14 @@ test("the countdown flips when the offer expires, told by watch() with the reape
 test("an offer started in another tab shows in this one, and ends here too", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withChromium(WWW, async ({ context, url }) => {
     const pageErrors = [];
+    const opening = Date.now();
     const a = await openDemo(context, url, pageErrors);
     const b = await openDemo(context, url, pageErrors);
-    await startOffer(b, 2);
-    await poll(() => state(a), (s) => s === "live", 5_000, "tab A shows tab B's offer");
-    await poll(() => state(a), (s) => s === "expired", 8_000, "tab A's countdown flips when it expires");
-    await poll(() => state(b), (s) => s === "expired", 2_000, "so does tab B's");
+    // Live long enough for tab A to see it: 2 s and three times what opening a page took.
+    await startOffer(b, Math.ceil(2 + (3 * (Date.now() - opening)) / 2 / 1000));
+    await poll(() => state(a), (s) => s === "live", EVENT_TIMEOUT_MS, "tab A shows tab B's offer");
+    await poll(() => state(a), (s) => s === "expired", EVENT_TIMEOUT_MS, "tab A's countdown flips when it expires");
+    await poll(() => state(b), (s) => s === "expired", EVENT_TIMEOUT_MS, "so does tab B's");
     assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
   }, { viewport: DEMO_VIEWPORT });
 });
