@@ -15,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ROOT, TEST_TIMEOUT_MS, poll, startServer, stopServer, withChromium } from "../page/harness.mjs";
+import { EVENT_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, poll, startServer, stopServer, withChromium } from "../page/harness.mjs";
 import { available, freePort, launch } from "../page/webdriver.mjs";
 
 /** The Vite majors the example is checked with (the package needs no plugin in either). */
@@ -261,7 +261,7 @@ test("every example of the package README runs, in order, against the package", 
     await withChromium(join(ROOT, "www"), async ({ context }) => {
       const page = await context.newPage();
       await page.goto(url);
-      await page.waitForFunction(() => document.body.dataset.report || document.body.dataset.error, null, { timeout: 15_000 });
+      await page.waitForFunction(() => document.body.dataset.report || document.body.dataset.error, null, { timeout: EVENT_TIMEOUT_MS });
       const { report, error } = await page.evaluate(() => ({ ...document.body.dataset }));
       assert.equal(error, undefined, `an example failed: ${error}`);
       const r = JSON.parse(report);
@@ -343,7 +343,7 @@ async function openExample(context, url, page) {
   const logged = [];
   tab.on("console", (m) => logged.push(m.text()));
   await tab.goto(`${url}${page}`);
-  await tab.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 15_000 });
+  await tab.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: EVENT_TIMEOUT_MS });
   const error = await tab.evaluate(() => document.body.dataset.error);
   assert.equal(error, undefined, `${page}: the example failed: ${error}`);
   return { tab, logged };
@@ -433,7 +433,7 @@ for (const [suffix, entry] of Object.entries({ "": "idb-ttl", "-lite": "idb-ttl/
       assert.ok(left > 86_300 && left <= 86_400, `for a day (${left} s left)`);
       for (const t of tabs) {
         await t.reload();
-        await t.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 15_000 });
+        await t.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: EVENT_TIMEOUT_MS });
       }
       assert.deepEqual(await shown(), [false, false, false], "shown once a day: not again after a reload");
     });
@@ -451,7 +451,7 @@ async function checkApp(url, where) {
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
     await page.goto(url);
-    await page.waitForSelector('#app:not([data-state="loading"])', { timeout: 30_000 });
+    await page.waitForSelector('#app:not([data-state="loading"])', { timeout: EVENT_TIMEOUT_MS });
     const app = await page.$eval("#app", (el) => ({ ...el.dataset, text: el.textContent }));
     assert.equal(app.state, "ready", `${where}: ${app.text}`);
     assert.deepEqual(JSON.parse(app.session), { user: 7 }, where);
@@ -488,7 +488,7 @@ async function startVite(app, args) {
   await poll(async () => {
     if (child.exitCode !== null) throw new Error(`vite ${args.join(" ")} exited: ${out}`);
     return fetch(url).then((r) => r.ok, () => false);
-  }, Boolean, 30_000, `vite ${args.join(" ")} listening on ${url}`);
+  }, Boolean, EVENT_TIMEOUT_MS, `vite ${args.join(" ")} listening on ${url}`);
   return { child, url, output: () => out };
 }
 
@@ -564,7 +564,7 @@ for (const name of Object.keys(BUILDS)) for (const [entry, from] of [["entry", "
         page.on("pageerror", (e) => errors.push(e.message));
         for (const visits of ["1", "2"]) {
           await page.goto(url);
-          await page.waitForSelector('#out:not([data-state="loading"])', { timeout: 15_000 });
+          await page.waitForSelector('#out:not([data-state="loading"])', { timeout: EVENT_TIMEOUT_MS });
           const o = await page.$eval("#out", (el) => ({ ...el.dataset, text: el.textContent }));
           assert.equal(o.state, "ready", o.text);
           assert.equal(o.visits, visits, o.text);
@@ -584,7 +584,7 @@ for (const name of Object.keys(BUILDS)) {
         const errors = [];
         page.on("pageerror", (e) => errors.push(e.message));
         await page.goto(url);
-        await page.waitForSelector('#out:not([data-state="loading"])', { timeout: 15_000 });
+        await page.waitForSelector('#out:not([data-state="loading"])', { timeout: EVENT_TIMEOUT_MS });
         const o = await page.$eval("#out", (el) => ({ ...el.dataset, text: el.textContent }));
         assert.equal(o.state, "ready", o.text);
         checkProbe(JSON.parse(o.report), name);
@@ -648,14 +648,14 @@ for (const entry of Object.values(ENTRIES)) {
         const page = await context.newPage();
         for (const visits of ["1", "2"]) {
           await page.goto(url);
-          await page.waitForSelector('#out:not([data-state="loading"])', { timeout: 15_000 });
+          await page.waitForSelector('#out:not([data-state="loading"])', { timeout: EVENT_TIMEOUT_MS });
           const out = await page.$eval("#out", (el) => ({ ...el.dataset, text: el.textContent }));
           assert.equal(out.state, "ready", out.text);
           assert.equal(out.visits, visits, out.text);
         }
         if (!probe) return;
         await page.goto(`${url}probe.html`);
-        await page.waitForSelector('#out:not([data-state="loading"])', { timeout: 15_000 });
+        await page.waitForSelector('#out:not([data-state="loading"])', { timeout: EVENT_TIMEOUT_MS });
         const out = await page.$eval("#out", (el) => ({ ...el.dataset, text: el.textContent }));
         assert.equal(out.state, "ready", out.text);
         checkProbe(JSON.parse(out.report), "plain page, Chromium");
@@ -670,7 +670,7 @@ for (const entry of Object.values(ENTRIES)) {
         const shown = () => session.waitFor(() => {
           const el = document.getElementById("out");
           return el.dataset.state === "loading" ? null : { ...el.dataset, text: el.textContent };
-        }, 15_000, "the page to load the package");
+        }, EVENT_TIMEOUT_MS, "the page to load the package");
         try {
           for (const visits of ["1", "2"]) {
             await session.goto(url);

@@ -23,7 +23,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, TEST_TIMEOUT_MS, poll, startServer, stopServer, withChromium } from "../page/harness.mjs";
+import { EVENT_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, poll, startServer, stopServer, withChromium } from "../page/harness.mjs";
 import { available, launch } from "../page/webdriver.mjs";
 
 const DEV = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
@@ -205,7 +205,7 @@ async function withApp(engine, label, fn) {
           page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
           const tab = { eval: (f, arg) => page.evaluate(f, arg), reload: () => page.reload() };
           await page.goto(url);
-          await poll(() => tab.eval(isReady), Boolean, 30_000, "the app is ready");
+          await poll(() => tab.eval(isReady), Boolean, EVENT_TIMEOUT_MS, "the app is ready");
           return tab;
         };
         await fn(openTab);
@@ -227,7 +227,7 @@ async function withApp(engine, label, fn) {
           reload: () => inTab(handle, () => session.reload()),
         };
         await inTab(handle, () => session.goto(url));
-        await poll(() => tab.eval(isReady), Boolean, 30_000, "the app is ready");
+        await poll(() => tab.eval(isReady), Boolean, EVENT_TIMEOUT_MS, "the app is ready");
         return tab;
       };
       await fn(openTab);
@@ -252,7 +252,7 @@ async function checkShowsAndExpires(a, b, where) {
     await new Promise((r) => setTimeout(r, 100));
   }
   const [, expiresAt] = await b.eval(writeOffer, { title: "From the other tab, briefly", ttl: 1.5 });
-  const log = await poll(() => a.eval(offerLog), (l) => l.some((e) => /ended/.test(e.text)), 5_000, `${where}: the offer ends in tab A`);
+  const log = await poll(() => a.eval(offerLog), (l) => l.some((e) => /ended/.test(e.text)), EVENT_TIMEOUT_MS, `${where}: the offer ends in tab A`);
   const delays = commits.map((at, i) => {
     const shown = log.find((e) => e.text.includes(`#${i + 1} `));
     assert.ok(shown, `${where}: tab A showed write ${i + 1}: ${JSON.stringify(log)}`);
@@ -267,14 +267,14 @@ async function checkShowsAndExpires(a, b, where) {
   assert.ok(late.ended >= 0 && late.ended <= EXPIRY_MS, `${where}: ended within ${EXPIRY_MS} ms of its expiry, not before (${late.ended} ms)`);
   assert.deepEqual(await a.eval(storeCalls), [], `${where}: no store call in tab A while it waited (no polling)`);
   assert.equal(await a.eval(storedRecords, "offer"), 1, `${where}: the expired record is still stored: no reaper told it`);
-  await poll(() => b.eval(text, "offer"), (t) => /ended/.test(t), 2_000, `${where}: the offer ends in tab B too`);
+  await poll(() => b.eval(text, "offer"), (t) => /ended/.test(t), EVENT_TIMEOUT_MS, `${where}: the offer ends in tab B too`);
 }
 
 /** Five items written in tab B show in tab A's view, and leave it one at a time, each within 100 ms of its expiry. */
 async function checkView(a, b, where) {
   await a.eval(recordItems);
   const written = await b.eval(writeItems, 0.3);
-  const log = await poll(() => a.eval(itemsLog), (l) => l.length > 0 && l.at(-1).keys.length === 0, 5_000, `${where}: the items leave tab A's view`);
+  const log = await poll(() => a.eval(itemsLog), (l) => l.length > 0 && l.at(-1).keys.length === 0, EVENT_TIMEOUT_MS, `${where}: the items leave tab A's view`);
   assert.deepEqual(log[0].keys, written.map(([k]) => k), `${where}: all five show in tab A, in key order`);
   assert.deepEqual(log.map((e) => e.keys.length), [5, 4, 3, 2, 1, 0], `${where}: one at a time`);
   const late = written.map(([key, at], i) => {
@@ -289,7 +289,7 @@ async function checkView(a, b, where) {
 async function checkUpdaters(a, b, where) {
   const at = Date.now() + 500;
   await Promise.all([a.eval(likeAt, { at, n: 40 }), b.eval(likeAt, { at, n: 40 })]);
-  for (const tab of [a, b]) await poll(() => tab.eval(text, "likes"), (t) => t === "80", 20_000, `${where}: 80 likes shown`);
+  for (const tab of [a, b]) await poll(() => tab.eval(text, "likes"), (t) => t === "80", EVENT_TIMEOUT_MS, `${where}: 80 likes shown`);
   assert.equal(await a.eval(() => [...window.stores][0].get("likes")), 80, `${where}: 80 stored`);
 }
 
@@ -298,10 +298,10 @@ async function checkDraft(a, b, where) {
   const typed = "Shelf life";
   const seen = await a.eval(typeDraft, typed);
   assert.deepEqual(seen, [...typed].map((_, i) => typed.slice(0, i + 1)), `${where}: every keystroke shows as typed`);
-  await poll(() => b.eval(draft), ([v]) => v === typed, 5_000, `${where}: the draft shows in tab B`);
+  await poll(() => b.eval(draft), ([v]) => v === typed, EVENT_TIMEOUT_MS, `${where}: the draft shows in tab B`);
   await a.reload();
-  await poll(() => a.eval(isReady), Boolean, 30_000, `${where}: the app is ready after a reload`);
-  const [value, ttl] = await poll(() => a.eval(draft), ([v]) => v === typed, 5_000, `${where}: the draft after a reload`);
+  await poll(() => a.eval(isReady), Boolean, EVENT_TIMEOUT_MS, `${where}: the app is ready after a reload`);
+  const [value, ttl] = await poll(() => a.eval(draft), ([v]) => v === typed, EVENT_TIMEOUT_MS, `${where}: the draft after a reload`);
   assert.equal(value, typed);
   assert.match(ttl, /Kept 24 h more/, `${where}: kept a day`);
 }
@@ -310,9 +310,9 @@ async function checkDraft(a, b, where) {
 async function checkCloses(a, where) {
   assert.equal(await a.eval(storeCount), 1, `${where}: one store for the four parts`);
   await a.eval(toggleParts);
-  await poll(() => a.eval(firstStoreState), (s) => s === "StoreClosedError", 5_000, `${where}: the store is closed once no part uses it`);
+  await poll(() => a.eval(firstStoreState), (s) => s === "StoreClosedError", EVENT_TIMEOUT_MS, `${where}: the store is closed once no part uses it`);
   await a.eval(toggleParts);
-  await poll(() => a.eval(storeCount), (n) => n === 2, 5_000, `${where}: mounting the parts again opens a store`);
+  await poll(() => a.eval(storeCount), (n) => n === 2, EVENT_TIMEOUT_MS, `${where}: mounting the parts again opens a store`);
   assert.equal(await a.eval(lastStoreWorks), 80, `${where}: the new store reads what was written`);
 }
 

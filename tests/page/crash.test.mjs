@@ -54,7 +54,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { chromium } from "playwright-core";
-import { CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, backendOnDisk, startServer, stopServer } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, backendOnDisk, startServer, stopServer } from "./harness.mjs";
 import { prng } from "./fixtures/prng.mjs";
 
 const FIXTURE = "tests/page/fixtures/crash.html";
@@ -568,7 +568,7 @@ async function openFixture(wsUrl, url, report, handOff, pageErrors) {
 }
 
 test(`crash durability: ${KILLS} SIGKILLs of Chromium while a page writes and hands off, no acknowledged write lost`, {
-  timeout: 30_000 + KILLS * PER_KILL_MS,
+  timeout: EVENT_TIMEOUT_MS + KILLS * PER_KILL_MS,
 }, async () => {
   // Printed as it happens (t.diagnostic would wait for the end): the seed first, so a run that
   // hangs or is interrupted can still be repeated.

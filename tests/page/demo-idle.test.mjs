@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TEST_TIMEOUT_MS, poll, sel, waitForLibrary, withDemoPage } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, TEST_TIMEOUT_MS, poll, sel, waitForLibrary, withDemoPage } from "./harness.mjs";
 
 const state = (page) => page.getAttribute(sel("idle-state"), "data-state");
 const attr = (page, name) => page.getAttribute(sel("idle-panel"), name);
@@ -22,7 +22,7 @@ async function signIn(page, idle, cap) {
   await page.fill(sel("idle-cap"), String(cap));
   assert.equal(await page.textContent(sel("idle-preview")), `await store.set("session", { user: "ada" }, { idle: ${idle}, ttl: ${cap} })`);
   await page.click(sel("idle-signin"));
-  await poll(() => state(page), (s) => s === "live", 2_000, "the session shown live");
+  await poll(() => state(page), (s) => s === "live", EVENT_TIMEOUT_MS, "the session shown live");
   assert.equal(await attr(page, "data-idle"), String(idle));
 }
 
@@ -43,13 +43,13 @@ test("a used session stays live past its idle window, then ends 90-100 % of it a
     const signedInAt = Number(await attr(page, "data-signed-in-at"));
     const lastUse = await useUntil(page, 1_000, signedInAt + 4_000);
     assert.ok(lastUse - signedInAt > 3_000, `used for ${lastUse - signedInAt} ms, past the 2 s window`);
-    await poll(() => page.textContent(sel("idle-said")), (t) => /get\("session"\) → .*its window starts again/.test(t), 1_000, "get's answer");
-    await poll(() => page.textContent(sel("idle-stat-extended")), (t) => Number(t) >= 3, 1_000, "stats().idleExtended");
+    await poll(() => page.textContent(sel("idle-said")), (t) => /get\("session"\) → .*its window starts again/.test(t), EVENT_TIMEOUT_MS, "get's answer");
+    await poll(() => page.textContent(sel("idle-stat-extended")), (t) => Number(t) >= 3, EVENT_TIMEOUT_MS, "stats().idleExtended");
 
     // Peek and the readout do not extend: the session ends as if nothing had read it.
     await page.click(sel("idle-peek"));
-    await poll(() => page.textContent(sel("idle-said")), (t) => /peek\("session"\) → .*not moved/.test(t), 1_000, "peek's answer");
-    await poll(() => state(page), (s) => s === "ended", 4_000, "the session ends once unused");
+    await poll(() => page.textContent(sel("idle-said")), (t) => /peek\("session"\) → .*not moved/.test(t), EVENT_TIMEOUT_MS, "peek's answer");
+    await poll(() => state(page), (s) => s === "ended", EVENT_TIMEOUT_MS, "the session ends once unused");
     const ended = await endedAt(page);
     assert.ok(ended - lastUse >= 1_800, `ended ${ended - lastUse} ms after the last use, before 90 % of the window`);
     assert.ok(ended - lastUse <= 2_500, `ended ${ended - lastUse} ms after the last use, later than the window and a tick`);
@@ -58,7 +58,7 @@ test("a used session stays live past its idle window, then ends 90-100 % of it a
 
     // "Use it" does not bring an ended session back.
     await page.click(sel("idle-use"));
-    await poll(() => page.textContent(sel("idle-said")), (t) => /get\("session"\) → undefined/.test(t), 1_000, "get's answer");
+    await poll(() => page.textContent(sel("idle-said")), (t) => /get\("session"\) → undefined/.test(t), EVENT_TIMEOUT_MS, "get's answer");
     assert.equal(await state(page), "ended");
   });
 });
@@ -75,7 +75,7 @@ test("a session used every 0.5 s still ends at its cap", { timeout: TEST_TIMEOUT
       uses += 1;
       await new Promise((r) => setTimeout(r, 500));
     }
-    await poll(() => state(page), (s) => s === "ended", 1_000, `the session ended at its cap (${uses} uses)`);
+    await poll(() => state(page), (s) => s === "ended", EVENT_TIMEOUT_MS, `the session ended at its cap (${uses} uses)`);
     const ended = await endedAt(page);
     assert.ok(ended >= capMs - 50, `ended ${capMs - ended} ms before its cap`);
     assert.ok(ended <= capMs + 600, `ended ${ended - capMs} ms after its cap`);

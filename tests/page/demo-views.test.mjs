@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEMO_VIEWPORT, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary, withChromium } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, DEMO_VIEWPORT, TEST_TIMEOUT_MS, WWW, poll, sel, waitForLibrary, withChromium } from "./harness.mjs";
 
 /** Opens the demo in a new tab of `context` and waits for the panel's store; collects page errors. */
 async function openDemo(context, url, pageErrors) {
@@ -35,17 +35,17 @@ test("added entries show at once and leave one at a time, each at its expiry", {
     const pageErrors = [];
     const page = await openDemo(context, url, pageErrors);
     assert.equal(await page.textContent(sel("views-preview")), 'store.observe({ prefix: "task:" }, (entries) => …)');
-    await poll(() => calls(page), (n) => n === 1, 2_000, "told once, at once (empty)");
+    await poll(() => calls(page), (n) => n === 1, EVENT_TIMEOUT_MS, "told once, at once (empty)");
     assert.equal(await page.isVisible(sel("views-empty")), true);
 
     await add(page, 1.5);
-    const first = await poll(() => rows(page), (l) => l.length === 4, 2_000, "the four entries shown");
+    const first = await poll(() => rows(page), (l) => l.length === 4, EVENT_TIMEOUT_MS, "the four entries shown");
     assert.ok(first.every(([k]) => k.startsWith("task:")), JSON.stringify(first));
     const spacing = first.slice(1).map(([, at], i) => at - first[i][1]);
     assert.ok(spacing.every((s) => Math.abs(s - 1.5) < 0.05), `expiring 1.5 s apart: ${spacing}`);
     assert.equal(await calls(page), 2, "one call for the write");
     assert.equal(await page.textContent(sel("views-stat-entries")), "4");
-    await poll(() => page.textContent(sel("views-left")), (t) => /^\d\.\d s$/.test(t), 1_000, "the seconds left");
+    await poll(() => page.textContent(sel("views-left")), (t) => /^\d\.\d s$/.test(t), EVENT_TIMEOUT_MS, "the seconds left");
 
     // Each row leaves at its expiry, the soonest first, one at a time, never before it.
     const left = [];
@@ -78,23 +78,23 @@ test("entries added in another tab of the demo show in this one, and leave both"
     const a = await openDemo(context, url, pageErrors);
     const b = await openDemo(context, url, pageErrors);
     await add(b, 1);
-    const inB = await poll(() => rows(b), (l) => l.length === 4, 2_000, "tab B shows its entries");
-    const inA = await poll(() => rows(a), (l) => l.length >= 3, 2_000, "tab A shows tab B's entries");
+    const inB = await poll(() => rows(b), (l) => l.length === 4, EVENT_TIMEOUT_MS, "tab B shows its entries");
+    const inA = await poll(() => rows(a), (l) => l.length >= 3, EVENT_TIMEOUT_MS, "tab A shows tab B's entries");
     assert.deepEqual(inA, inB.slice(4 - inA.length), "the same entries, expiries and order");
     // Another prefix in tab A: B's "task:" entries are not shown there.
     await a.fill(sel("views-prefix"), "other:");
     await a.press(sel("views-prefix"), "Enter");
-    await poll(() => a.textContent(sel("views-preview")), (t) => t.includes('"other:"'), 1_000, "the new query");
-    await poll(() => rows(a), (l) => l.length === 0, 1_000, "nothing under other:");
+    await poll(() => a.textContent(sel("views-preview")), (t) => t.includes('"other:"'), EVENT_TIMEOUT_MS, "the new query");
+    await poll(() => rows(a), (l) => l.length === 0, EVENT_TIMEOUT_MS, "nothing under other:");
     await add(b, 3);
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(await rows(a), [], "B's task: entries are not under other:");
     assert.equal(await a.textContent(sel("views-stat-views")), "1", "the old view was stopped");
     await a.fill(sel("views-prefix"), "task:");
     await a.press(sel("views-prefix"), "Enter");
-    await poll(() => rows(a), (l) => l.length >= 4, 2_000, "back on task:, B's second batch shows");
-    await poll(() => rows(a), (l) => l.length === 0, 15_000, "and leaves tab A as it expires");
-    await poll(() => rows(b), (l) => l.length === 0, 1_000, "and tab B");
+    await poll(() => rows(a), (l) => l.length >= 4, EVENT_TIMEOUT_MS, "back on task:, B's second batch shows");
+    await poll(() => rows(a), (l) => l.length === 0, EVENT_TIMEOUT_MS, "and leaves tab A as it expires");
+    await poll(() => rows(b), (l) => l.length === 0, EVENT_TIMEOUT_MS, "and tab B");
     assert.deepEqual(pageErrors, [], "uncaught errors in the pages");
   }, { viewport: DEMO_VIEWPORT });
 });

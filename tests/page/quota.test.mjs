@@ -13,7 +13,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ROOT, TEST_TIMEOUT_MS, startServer, stopServer } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, startServer, stopServer } from "./harness.mjs";
 import { available, launch } from "./webdriver.mjs";
 import { run, withBrowser } from "./tabs-harness.mjs";
 
@@ -28,7 +28,7 @@ async function withFirefox(fn) {
     const url = await server.url;
     session = await launch("firefox", { prefs: FIREFOX_PREFS });
     await session.goto(`${url}tests/page/fixtures/blank.html`);
-    await session.waitFor(() => document.documentElement.dataset.state !== "loading" && document.documentElement.dataset.state, 30_000, "the fixture to load the library");
+    await session.waitFor(() => document.documentElement.dataset.state !== "loading" && document.documentElement.dataset.state, EVENT_TIMEOUT_MS, "the fixture to load the library");
     assert.equal(await session.eval(() => document.documentElement.dataset.state), "ready");
     await fn(session);
   } finally {

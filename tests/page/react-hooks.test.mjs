@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { ROOT, TEST_TIMEOUT_MS, withChromium } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, withChromium } from "./harness.mjs";
 
 const OUT = join(ROOT, "target/fixtures");
 
@@ -52,7 +52,7 @@ async function inPage(scenario, arg) {
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(new URL("tests/page/fixtures/react-hooks.html", url).href);
-    await page.waitForSelector("html[data-state=ready]", { state: "attached", timeout: 30_000 });
+    await page.waitForSelector("html[data-state=ready]", { state: "attached", timeout: EVENT_TIMEOUT_MS });
     result = await page.evaluate(scenario, arg);
     assert.deepEqual(errors, [], "uncaught errors in the page");
   });

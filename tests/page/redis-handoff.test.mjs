@@ -89,7 +89,7 @@ async function startRedis(port, dir) {
     "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--daemonize", "no",
     "--appendonly", "yes", "--appendfsync", "always", "--dir", dir,
   ], { stdio: ["ignore", "pipe", "pipe"] });
-  await waitForLine(child, /Ready to accept connections/, 10_000, `redis-server on port ${port}`);
+  await waitForLine(child, /Ready to accept connections/, EVENT_TIMEOUT_MS, `redis-server on port ${port}`);
   return child;
 }
 
@@ -111,7 +111,7 @@ async function startHandoff(args) {
   });
   let err = "";
   child.stderr.on("data", (d) => { err += d; });
-  const m = await waitForLine(child, /^redis-handoff listening at (http:\/\/127\.0\.0\.1:\d+\/)\n/, 10_000, "server.mjs");
+  const m = await waitForLine(child, /^redis-handoff listening at (http:\/\/127\.0\.0\.1:\d+\/)\n/, EVENT_TIMEOUT_MS, "server.mjs");
   return { child, url: m[1], log: () => err };
 }
 
@@ -173,7 +173,7 @@ const rec = (kind, name, key, value, expiresAt, action) =>
 
 // ---------------------------------------------------------------------------------------------
 
-test("redis-handoff: static files (page at /, package at /pkg/, --static), no traversal", { timeout: 30_000 }, async () => {
+test("redis-handoff: static files (page at /, package at /pkg/, --static), no traversal", { timeout: EVENT_TIMEOUT_MS }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), "redis-handoff-static-"));
   let server;
   try {
@@ -370,7 +370,7 @@ test("redis-handoff: the server alone against a real Redis (idempotent writes, e
   }
 });
 
-test("redis-handoff: the server starts before Redis, answers 503, then picks Redis up by itself", { timeout: 30_000 }, async (t) => {
+test("redis-handoff: the server starts before Redis, answers 503, then picks Redis up by itself", { timeout: EVENT_TIMEOUT_MS }, async (t) => {
   if (redisMissing) return t.skip(redisMissing);
   const dir = mkdtempSync(join(tmpdir(), "redis-handoff-late-"));
   const port = await freePort();
@@ -485,7 +485,7 @@ test("redis-handoff: page end to end (Chromium): expiring entries land in Redis 
     const first = await ev(({ n }) => window.handoff.fill(n, 1, "e1-"), { n: N });
     assert.equal(await ev(() => window.handoff.liveCount()), N);
     await sleep(1_300);
-    await reapUntil(N, 10_000, "first hand-off");
+    await reapUntil(N, EVENT_TIMEOUT_MS, "first hand-off");
     await checkInRedis(first.keys, first.at, 1);
     assert.equal((await allKeys(client, `${PREFIX}entry:*`)).length, N, "one Redis key per entry");
     assert.equal(await ev(() => window.handoff.liveCount()), 0, "the entries left the live data");
@@ -519,7 +519,7 @@ test("redis-handoff: page end to end (Chromium): expiring entries land in Redis 
 
     // 3. Redis back (same port, same data): the next passes deliver everything, exactly once.
     redis = await startRedis(port, dir);
-    await reapUntil(N + M, 15_000, "hand-off after the outage");
+    await reapUntil(N + M, EVENT_TIMEOUT_MS, "hand-off after the outage");
     client = await redisClient(port);
     await checkInRedis(first.keys, first.at, 1);
     await checkInRedis(second.keys, second.at, 1);

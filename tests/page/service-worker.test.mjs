@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, TEST_TIMEOUT_MS, stopServer } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, ROOT, TEST_TIMEOUT_MS, stopServer } from "./harness.mjs";
 import { available, launch } from "./webdriver.mjs";
 
 const DB = "sw-http-cache"; // examples/service-worker/sw.js
@@ -92,12 +92,12 @@ async function until(read, ok, ms, what) {
  * `stopWorker()` stopping the service worker by the engine's means. `t` gets diagnostics.
  */
 async function scenario(t, run, stopWorker) {
-  await until(() => run(PAGE.ready), Boolean, 15_000, "the worker controls the page");
+  await until(() => run(PAGE.ready), Boolean, EVENT_TIMEOUT_MS, "the worker controls the page");
   // The worker stores a response after it has answered the page (waitUntil), so a fetch right
   // after can overtake that write: the worker then misses and its own fetch() is answered by the
   // browser's HTTP cache (max-age), neither a hit nor a request to the server (seen in Firefox on
   // a loaded machine). Before asking again, wait for the write to land.
-  const landed = (path) => until(async () => (await run(PAGE.stored, DB)).includes(path), Boolean, 5_000, `${path} stored`);
+  const landed = (path) => until(async () => (await run(PAGE.stored, DB)).includes(path), Boolean, EVENT_TIMEOUT_MS, `${path} stored`);
 
   // A hit: the second fetch is answered by the worker from idb-ttl; the server saw one request.
   let r = await run(PAGE.get, "/api/hit?max-age=60");
@@ -141,7 +141,7 @@ async function scenario(t, run, stopWorker) {
   assert.ok(["/api/r1?max-age=2", "/api/r2?max-age=2"].every((u) => expired.includes(u)), `expired entries wait while the worker is stopped: ${expired}`);
   const after = await run(PAGE.life);
   assert.notEqual(after, before, "the worker was stopped and started again");
-  const left = await until(() => run(PAGE.stored, DB), (s) => !s.some((u) => /r1|r2|short/.test(u)), 10_000, "the woken worker reaps what expired");
+  const left = await until(() => run(PAGE.stored, DB), (s) => !s.some((u) => /r1|r2|short/.test(u)), EVENT_TIMEOUT_MS, "the woken worker reaps what expired");
   assert.deepEqual(left, ["/api/hit?max-age=60"], "what is still fresh stays");
   r = await run(PAGE.get, "/api/hit?max-age=60");
   assert.deepEqual([r.hit, r.count], [true, 1], "the restarted worker still answers from idb-ttl");
@@ -188,7 +188,7 @@ for (const engine of ["firefox", "webkit"]) {
         await session.goto("about:blank");
         await sleep(20_000);
         await session.goto(url);
-        await until(() => run(PAGE.ready), Boolean, 15_000, "the worker controls the page again");
+        await until(() => run(PAGE.ready), Boolean, EVENT_TIMEOUT_MS, "the worker controls the page again");
       };
       await scenario(t, run, stopWorker);
     } finally {

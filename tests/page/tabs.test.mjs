@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TEST_TIMEOUT_MS, poll } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, TEST_TIMEOUT_MS, poll } from "./harness.mjs";
 import { value, withBrowser } from "./tabs-harness.mjs";
 
 /** Opens the store `name` in `tab` with `options`, collecting its "expired" keys in window.expiredKeys. */
@@ -30,7 +30,7 @@ test("two tabs: one reaper, every expiry heard in both, each sees the other's wr
     const b = await openTab();
     await openStore(a, "one-reaper", { reapIntervalMs: 200 });
     await openStore(b, "one-reaper", { reapIntervalMs: 200 });
-    await poll(() => stats(a), (s) => s.leader, 5_000, "tab A (first) leads");
+    await poll(() => stats(a), (s) => s.leader, EVENT_TIMEOUT_MS, "tab A (first) leads");
 
     // 2 s: long enough for each tab to read the other's write first on a loaded machine (0.3 s
     // ran out once between A's write and B's read, with four page-test files at a time).
@@ -40,8 +40,8 @@ test("two tabs: one reaper, every expiry heard in both, each sees the other's wr
     assert.equal(await value(a, `return store.get("kept");`), "from B", "A reads B's write");
     assert.equal(await value(b, `return store.get("a3");`), 3, "B reads A's write");
 
-    await poll(() => value(a, `return expiredKeys.length;`), (n) => n === 50, 8_000, "all 50 expiries heard in A");
-    await poll(() => value(b, `return expiredKeys.length;`), (n) => n === 50, 8_000, "all 50 expiries heard in B");
+    await poll(() => value(a, `return expiredKeys.length;`), (n) => n === 50, EVENT_TIMEOUT_MS, "all 50 expiries heard in A");
+    await poll(() => value(b, `return expiredKeys.length;`), (n) => n === 50, EVENT_TIMEOUT_MS, "all 50 expiries heard in B");
     const [sa, sb] = [await stats(a), await stats(b)];
     assert.equal(sb.leader, false, "one leader");
     assert.equal(sb.runs, 0, "the follower runs no background pass");
@@ -58,15 +58,15 @@ test("closing the leader tab hands the reaper to the other tab", { timeout: TEST
     const b = await openTab();
     await openStore(a, "hand-over", { reapIntervalMs: 300 });
     await openStore(b, "hand-over", { reapIntervalMs: 300 });
-    await poll(() => stats(a), (s) => s.leader, 5_000, "tab A leads");
+    await poll(() => stats(a), (s) => s.leader, EVENT_TIMEOUT_MS, "tab A leads");
     assert.equal((await stats(b)).leader, false);
 
     const closed = Date.now();
     await a.close(); // the tab goes away without close(): the browser releases its lock
-    await poll(() => stats(b), (s) => s.leader, 5_000, "tab B takes over");
+    await poll(() => stats(b), (s) => s.leader, EVENT_TIMEOUT_MS, "tab B takes over");
     const handOverMs = Date.now() - closed;
     await value(b, `await store.set("late", 1, { ttl: 0.1 });`);
-    await poll(() => value(b, `return expiredKeys;`), (k) => k.includes("late"), 3_000, "the new leader reaps");
+    await poll(() => value(b, `return expiredKeys;`), (k) => k.includes("late"), EVENT_TIMEOUT_MS, "the new leader reaps");
     const s = await stats(b);
     assert.ok(s.runs >= 1 && s.removed === 1, JSON.stringify(s));
     console.log(`hand-over: tab B led ${handOverMs} ms after tab A closed`);
@@ -114,7 +114,7 @@ test("a tab and a dedicated worker on one database: one leader between them, eve
       window.worker = await startMemberWorker();
       window.workerEvents = worker.events;`);
     await value(tab, `await worker.call("open", { name: "tab-and-worker", options: { reapIntervalMs: 200 } });`);
-    await poll(() => value(tab, `return worker.call("stats");`), (s) => s.leader, 5_000, "the worker (first) leads");
+    await poll(() => value(tab, `return worker.call("stats");`), (s) => s.leader, EVENT_TIMEOUT_MS, "the worker (first) leads");
     await openStore(tab, "tab-and-worker", { reapIntervalMs: 200 });
     await new Promise((r) => setTimeout(r, 600));
     assert.equal((await stats(tab)).leader, false, "one leader between the tab and the worker");
@@ -124,15 +124,15 @@ test("a tab and a dedicated worker on one database: one leader between them, eve
     // worker's pass removes it within the test.
     await value(tab, `await store.set("from-tab", 1, { ttl: 2 });`);
     await poll(() => value(tab, `return workerEvents.filter((e) => e.event === "change" && e.detail.remote).map((e) => e.detail.keys[0]);`),
-      (k) => k.includes("from-tab"), 3_000, "the worker hears the tab's write");
+      (k) => k.includes("from-tab"), EVENT_TIMEOUT_MS, "the worker hears the tab's write");
     assert.equal(await value(tab, `return worker.call("get", "from-tab");`), 1, "the worker reads the tab's write");
-    await poll(() => value(tab, `return expiredKeys;`), (k) => k.includes("from-tab"), 8_000, "the tab hears the worker's pass");
+    await poll(() => value(tab, `return expiredKeys;`), (k) => k.includes("from-tab"), EVENT_TIMEOUT_MS, "the tab hears the worker's pass");
     assert.equal(await value(tab, `return remoteExpired > 0;`), true, "marked remote in the tab");
     assert.equal((await stats(tab)).runs, 0, "the tab ran no background pass");
 
     await value(tab, `await worker.call("set", { key: "from-worker", value: 2 });`);
     assert.equal(await value(tab, `return store.get("from-worker");`), 2);
     await value(tab, `await worker.call("close");`);
-    await poll(() => stats(tab), (s) => s.leader, 5_000, "the tab takes over when the worker's store closes");
+    await poll(() => stats(tab), (s) => s.leader, EVENT_TIMEOUT_MS, "the tab takes over when the worker's store closes");
   });
 });

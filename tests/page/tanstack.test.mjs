@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { ROOT, TEST_TIMEOUT_MS, poll, startServer, stopServer } from "./harness.mjs";
+import { EVENT_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, poll, startServer, stopServer } from "./harness.mjs";
 import { value, withBrowser } from "./tabs-harness.mjs";
 import { available, launch } from "./webdriver.mjs";
 
@@ -85,7 +85,7 @@ test("queries persist as structured clones, restore after a reload, and expire o
     const fetched = await value(tab, `const t = await fetchTodo(1); await fetchTodo(2); return { tags: [...t.tags], calls };`);
     assert.deepEqual(fetched, { tags: ["a", "b"], calls: 2 });
     // The persister writes after the fetch (notifyManager.schedule): wait for both records.
-    const raw = await poll(() => value(tab, RAW, "tanstack-reload"), (r) => r.length === 2, 5_000, "two persisted queries");
+    const raw = await poll(() => value(tab, RAW, "tanstack-reload"), (r) => r.length === 2, EVENT_TIMEOUT_MS, "two persisted queries");
     for (const r of raw) {
       assert.match(r.k, /^tanstack-query-\["todo",[12]\]$/);
       assert.ok(r.isObject && r.tagsIsSet && r.dueIsDate, `stored as a structured clone, not JSON: ${JSON.stringify(r)}`);
@@ -104,10 +104,10 @@ test("queries persist as structured clones, restore after a reload, and expire o
     await value(tab, `store.close();`);
     await setUp(tab, "tanstack-expiry", { storage: { ttl: 1, prefix: "q:" }, maxAgeMs: 1_000, options: { reapIntervalMs: 200 } });
     await value(tab, `window.reaped = []; store.addEventListener("expired", (e) => reaped.push(...e.detail.keys)); await fetchTodo(3); await fetchTodo(4);`);
-    await poll(() => value(tab, RAW, "tanstack-expiry"), (r) => r.length === 2, 5_000, "two persisted queries");
+    await poll(() => value(tab, RAW, "tanstack-expiry"), (r) => r.length === 2, EVENT_TIMEOUT_MS, "two persisted queries");
     assert.deepEqual(await value(tab, `return (await storage.entries()).map(([k]) => k).sort();`),
       ['tanstack-query-["todo",3]', 'tanstack-query-["todo",4]'], "entries() lists the prefix's keys without it");
-    await poll(() => value(tab, `return reaped.sort();`), (k) => k.length === 2, 5_000, "the reaper's expired events");
+    await poll(() => value(tab, `return reaped.sort();`), (k) => k.length === 2, EVENT_TIMEOUT_MS, "the reaper's expired events");
     assert.deepEqual(await value(tab, `return reaped.sort();`), ['q:tanstack-query-["todo",3]', 'q:tanstack-query-["todo",4]']);
     assert.equal(await value(tab, `return rawCount("tanstack-expiry");`), 0, "the reaper removed the expired queries from IndexedDB");
     assert.equal(await value(tab, `return storage.getItem('tanstack-query-["todo",3]');`), null, "getItem: null, never undefined");
@@ -122,7 +122,7 @@ test("two tabs share the persisted queries; prefixes keep two caches apart", { t
     await setUp(a, "tanstack-tabs", { storage: { prefix: "app1:", ttl: "1 hour" } });
     await setUp(b, "tanstack-tabs", { storage: { prefix: "app1:", ttl: "1 hour" } });
     await value(a, `await fetchTodo(7); await fetchTodo(8);`);
-    await poll(() => value(b, `return storage.entries();`), (e) => e.length === 2, 5_000, "tab B sees tab A's two queries");
+    await poll(() => value(b, `return storage.entries();`), (e) => e.length === 2, EVENT_TIMEOUT_MS, "tab B sees tab A's two queries");
     // B restores them all through entries() (restoreQueries), then reads one without fetching.
     const restored = await value(b, `
       await persister.restoreQueries(client);
@@ -171,7 +171,7 @@ test("createAsyncStoragePersister: the whole client saved and restored after a r
     await value(tab, `${setUpClient}
       client.setQueryData(["user"], { name: "Ada", since: new Date(Date.UTC(2020, 0, 1)) });
       await tq.persistQueryClientSave({ queryClient: client, persister: clientPersister });`);
-    const saved = await poll(() => value(tab, `return store.keys();`), (k) => k.includes("REACT_QUERY_OFFLINE_CACHE"), 5_000, "the client saved");
+    const saved = await poll(() => value(tab, `return store.keys();`), (k) => k.includes("REACT_QUERY_OFFLINE_CACHE"), EVENT_TIMEOUT_MS, "the client saved");
     assert.ok(saved.includes("REACT_QUERY_OFFLINE_CACHE"));
     await tab.reload();
     await tab.waitForSelector("html[data-state=ready]", { state: "attached" });
@@ -193,7 +193,7 @@ for (const engine of ["firefox", "webkit"]) {
     try {
       const url = await server.url;
       session = await launch(engine);
-      const ready = () => session.waitFor(() => document.documentElement.dataset.state, 30_000, "the fixture to load the library");
+      const ready = () => session.waitFor(() => document.documentElement.dataset.state, EVENT_TIMEOUT_MS, "the fixture to load the library");
       // Runs SETUP (with `arg`), then `body`, in the page; resolves to what body returns.
       const run = (body) => session.eval(`async (setup, body, bundle) => {
           const store = window.store = await window.idbTtl.TtlStore.open("tanstack-engines", {});
@@ -204,7 +204,7 @@ for (const engine of ["firefox", "webkit"]) {
       await session.goto(url + "tests/page/fixtures/blank.html");
       assert.equal(await ready(), "ready");
       assert.equal(await run(`await fetchTodo(5); return calls;`), 1);
-      await session.waitFor(() => window.store.keys().then((k) => k.length === 1), 5_000, "the query to be persisted");
+      await session.waitFor(() => window.store.keys().then((k) => k.length === 1), EVENT_TIMEOUT_MS, "the query to be persisted");
       await session.reload();
       assert.equal(await ready(), "ready");
       const restored = await run(`const t = await fetchTodo(5);
