@@ -179,11 +179,17 @@ fi
 # a sixth of their compile time, e.g. rustls and ring for wasm-bindgen-cli and wasm-pack, regex
 # for wasm-bindgen-cli and geckodriver). One cargo at a time already keeps both cores busy; the
 # apt and npm steps run beside it. The shared dir is removed when all built.
+# They are built at opt-level 1, not the release profile's 3: on a fresh machine their compile
+# was most of setup (about 590 s of it), and these tools spend their time waiting on browsers and
+# on the network or processing a few MB of wasm, where opt-level 1 is within a few per cent of 3.
+# wasm-bindgen-cli without its default `rustls-tls` feature: its test runner only talks plain HTTP
+# to the WebDriver servers on 127.0.0.1, so rustls and ring (C code to compile) are not needed.
 cargo_tools() {
   export CARGO_TARGET_DIR="$ROOT/target/setup-tools"
+  export CARGO_PROFILE_RELEASE_OPT_LEVEL=1
   if $need_wb; then
     # Not --locked: its lockfile wants a crate version the registry mirror lacks (TOOLCHAIN.md #1).
-    cargo install wasm-bindgen-cli --version "$wb_want" --force
+    cargo install wasm-bindgen-cli --version "$wb_want" --no-default-features --force
   fi
   if $need_wp; then
     cargo install wasm-pack --locked
