@@ -14,11 +14,15 @@ import { ROOT, withChromium } from "./harness.mjs";
 import { ENTRIES, readProgress, shardTests, totalTest, waitForReport } from "./hostile-report.mjs";
 
 /** Runs the fixture at `path` in a Chromium of its own; resolves to its report. */
-const runShard = (path, what) => withChromium(ROOT, async ({ context, url }) => {
-  const page = await context.newPage();
-  await page.goto(url + path, { timeout: 120_000 });
-  return waitForReport(() => page.evaluate(readProgress), what);
-});
+async function runShard(path, what) {
+  let report;
+  await withChromium(ROOT, async ({ context, url }) => {
+    const page = await context.newPage();
+    await page.goto(url + path, { timeout: 120_000 });
+    report = await waitForReport(() => page.evaluate(readProgress), what);
+  });
+  return report;
+}
 
 const reports = {};
 describe("hostile values, Chromium", { concurrency: 2 }, () => {
