@@ -268,3 +268,73 @@ pub fn stat(store: &JsValue, name: &str) -> f64 {
     let stats = Function::from(Reflect::get(store, &"stats".into()).unwrap()).call0(store).unwrap();
     num(&field(&stats, name))
 }
+
+/// A deadline for waiting on something a test checks happens (not how fast): far above what it
+/// needs on a slow or loaded machine (issue 39). Reached only when the thing never happens.
+pub const LONG_MS: u32 = 60_000;
+
+/// Waits up to [`LONG_MS`] for `cond`; whether it held.
+pub async fn eventually(cond: impl FnMut() -> bool) -> bool {
+    until(LONG_MS, cond).await
+}
+
+/// The clock the store reads (`Date.now()`), Unix ms.
+pub fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Asserts that `ttl(key)` answers what a write of `secs` seconds made at or after `since`
+/// (Unix ms, read before the write) leaves: at most `secs`, and no less than `secs` minus the
+/// time measured since `since` (so a slow machine widens the bound by exactly its slowness).
+pub async fn assert_ttl_set(store: &JsValue, key: JsValue, secs: f64, since: f64) {
+    let left = num(&call(store, "ttl", &[key]).await);
+    let spent = (now() - since) / 1000.0;
+    assert!(left <= secs && left >= secs - spent - 0.002, "ttl {left}, expected {secs} s less at most the {spent} s spent since the write");
+}
+
+/// What a timing scenario found: `Err` means a step outlasted the time the scenario gave it, so
+/// the run cannot judge the behaviour (the machine was too slow for this scale), not that the
+/// behaviour was wrong.
+pub type Timed = Result<(), String>;
+
+/// `Err` (too slow to judge) once the clock has reached `deadline` (Unix ms): a step meant to end
+/// before it did not. Call it after the step and before asserting on what the step returned.
+pub fn in_time(deadline: f64, what: &str) -> Timed {
+    let late = now() - deadline;
+    if late < 0.0 { Ok(()) } else { Err(format!("{what}: {late} ms late")) }
+}
+
+/// Waits for `cond` until `deadline` (Unix ms): `Ok` once it holds, `Err` (too slow to judge) if
+/// the deadline came first.
+pub async fn before(deadline: f64, what: &str, mut cond: impl FnMut() -> bool) -> Timed {
+    while now() < deadline {
+        if cond() {
+            return Ok(());
+        }
+        sleep(5).await;
+    }
+    Err(format!("{what}: not before its deadline"))
+}
+
+/// Runs a scenario whose checks depend on steps fitting inside short ttls, idle windows or key
+/// lifetimes, with every such time multiplied by `scale` (1, then 4, then 16): a run that finds
+/// its steps too slow for its times (an `Err` from [`in_time`]) is run again slower, so the
+/// verdict depends on the behaviour, not the machine's speed (issue 39). On a quiet machine the
+/// first run decides. Assertions inside fail at once, at any scale.
+pub async fn scaled<F, Fut>(what: &str, mut scenario: F)
+where
+    F: FnMut(f64) -> Fut,
+    Fut: std::future::Future<Output = Timed>,
+{
+    let mut why = Vec::new();
+    for scale in [1.0, 4.0, 16.0] {
+        match scenario(scale).await {
+            Ok(()) => return,
+            Err(e) => {
+                wasm_bindgen_test::console_log!("{what}: too slow to judge at scale {scale} ({e}); again slower");
+                why.push(format!("scale {scale}: {e}"));
+            }
+        }
+    }
+    panic!("{what}: not judged at any scale (too slow a machine, or what was awaited never came): {why:?}");
+}
