@@ -20,10 +20,11 @@ async fn all_at_once(s: &JsValue, calls: &str) -> Vec<JsValue> {
 async fn add_writes_only_where_no_live_entry_is() {
     let name = db_name("add");
     let s = open_manual(&name).await;
+    let since = now();
     assert_eq!(call(&s, "add", &["lock".into(), "a".into(), js("({ ttl: 30 })")]).await, true);
     assert_eq!(call(&s, "add", &["lock".into(), "b".into(), js("({ ttl: 30 })")]).await, false);
     assert_eq!(call(&s, "get", &["lock".into()]).await, "a");
-    assert_ttl_within(&s, "lock".into(), 29.0..=30.0).await;
+    assert_ttl_set(&s, "lock".into(), 30.0, since).await;
     // An expired entry the reaper has not removed counts as absent, and is replaced.
     call(&s, "set", &["old".into(), "stale".into(), js("({ ttl: 0.05 })")]).await;
     sleep(100).await;
@@ -84,8 +85,9 @@ async fn take_reads_and_removes_at_once() {
 async fn incr_counts_from_zero_and_keeps_a_live_entrys_expiry() {
     let name = db_name("incr");
     let s = open_manual(&name).await;
+    let since = now();
     assert_eq!(call(&s, "incr", &["hits".into(), JsValue::UNDEFINED, js("({ ttl: 60 })")]).await, 1);
-    assert_ttl_within(&s, "hits".into(), 59.0..=60.0).await;
+    assert_ttl_set(&s, "hits".into(), 60.0, since).await;
     let at = call(&s, "expiresAt", &["hits".into()]).await;
     // A live key keeps its expiry whatever the options say (Redis INCR).
     assert_eq!(call(&s, "incr", &["hits".into(), 2.into(), js("({ ttl: 5 })")]).await, 3);
@@ -95,8 +97,9 @@ async fn incr_counts_from_zero_and_keeps_a_live_entrys_expiry() {
     // Expired and not reaped: starts again from 0 with the options' expiry.
     call(&s, "set", &["w".into(), 41.into(), js("({ ttl: 0.05 })")]).await;
     sleep(100).await;
+    let since = now();
     assert_eq!(call(&s, "incr", &["w".into(), 1.into(), js("({ ttl: 10 })")]).await, 1);
-    assert_ttl_within(&s, "w".into(), 9.0..=10.0).await;
+    assert_ttl_set(&s, "w".into(), 10.0, since).await;
     // 200 at once: every number from 1 to 200 once.
     let got = all_at_once(&s, "Array.from({ length: 200 }, () => s.incr('burst'))").await;
     let mut got: Vec<f64> = got.iter().map(num).collect();
@@ -111,8 +114,9 @@ async fn incr_counts_from_zero_and_keeps_a_live_entrys_expiry() {
 async fn incr_takes_the_stores_default_ttl_for_a_new_key() {
     let name = db_name("incrdef");
     let s = open(&name, js("({ autoReap: false, defaultTtl: 50 })")).await;
+    let since = now();
     call(&s, "incr", &["n".into()]).await;
-    assert_ttl_within(&s, "n".into(), 49.0..=50.0).await;
+    assert_ttl_set(&s, "n".into(), 50.0, since).await;
     call(&s, "close", &[]).await;
     destroy(&name).await;
 }
@@ -133,8 +137,9 @@ async fn update_writes_what_the_updater_returns_inside_the_transaction() {
     let at = call(&s, "expiresAt", &["e".into()]).await;
     assert_eq!(call(&s, "update", &["e".into(), js("(n) => n + 1")]).await, 2);
     assert_eq!(call(&s, "expiresAt", &["e".into()]).await, at);
+    let since = now();
     call(&s, "update", &["e".into(), js("(n) => n + 1"), js("({ ttl: 5 })")]).await;
-    assert_ttl_within(&s, "e".into(), 4.0..=5.0).await;
+    assert_ttl_set(&s, "e".into(), 5.0, since).await;
     // Returning undefined removes the entry.
     assert_eq!(call(&s, "update", &["e".into(), js("() => undefined")]).await, JsValue::UNDEFINED);
     assert_eq!(call(&s, "has", &["e".into()]).await, false);
@@ -201,14 +206,23 @@ async fn expire_only_follows_redis_7s_conditions() {
         ("never", "({ ttl: 500, only: 'sooner' })", true),
         ("missing", "({ ttl: 10, only: 'sooner' })", false),
     ];
+    // When each key's last expiry that held was set (read before the call).
+    let (mut t_since, mut never_since) = (0.0, 0.0);
     for (key, opts, changed) in cases {
+        let since = now();
         assert_eq!(call(&s, "expire", &[key.into(), js(opts)]).await, changed, "expire({key}, {opts})");
+        match (key, changed) {
+            ("t", true) => t_since = since,
+            ("never", true) => never_since = since,
+            _ => {}
+        }
     }
-    assert_ttl_within(&s, "t".into(), 119.0..=120.0).await;
-    assert_ttl_within(&s, "never".into(), 499.0..=500.0).await;
+    assert_ttl_set(&s, "t".into(), 120.0, t_since).await;
+    assert_ttl_set(&s, "never".into(), 500.0, never_since).await;
     call(&s, "persist", &["never".into()]).await;
+    let since = now();
     assert_eq!(call(&s, "expire", &["never".into(), js("({ ttl: 10, only: 'noExpiry' })")]).await, true);
-    assert_ttl_within(&s, "never".into(), 9.0..=10.0).await;
+    assert_ttl_set(&s, "never".into(), 10.0, since).await;
     call(&s, "close", &[]).await;
     destroy(&name).await;
 }
@@ -246,24 +260,24 @@ async fn watch_and_observe_see_the_new_values() {
         sink.push(&v);
     });
     let stop = call(&s, "watch", &["n".into(), f.as_ref().clone()]).await;
-    assert!(until(2000, || seen.length() >= 1).await);
+    assert!(eventually(|| seen.length() >= 1).await);
     let views = js_sys::Array::new();
     let vsink = views.clone();
     let g = Closure::<dyn FnMut(JsValue)>::new(move |v: JsValue| {
         vsink.push(&v);
     });
     let unobserve = call(&s, "observe", &[js("({ keys: ['n'] })"), g.as_ref().clone()]).await;
-    assert!(until(2000, || views.length() >= 1).await);
+    assert!(eventually(|| views.length() >= 1).await);
     call(&s, "incr", &["n".into(), 4.into()]).await;
-    assert!(until(2000, || seen.iter().any(|v| v == 5)).await, "watch saw {}", json(&seen.into()));
+    assert!(eventually(|| seen.iter().any(|v| v == 5)).await, "watch saw {}", json(&seen.into()));
     assert!(
-        until(2000, || views.iter().any(|v| json(&v).contains("\"value\":5"))).await,
+        eventually(|| views.iter().any(|v| json(&v).contains("\"value\":5"))).await,
         "observe saw {}",
         json(&views.clone().into())
     );
     call(&s, "take", &["n".into()]).await;
-    assert!(until(2000, || seen.iter().last().is_some_and(|v| v.is_undefined())).await, "watch saw the take");
-    assert!(until(2000, || views.iter().last().is_some_and(|v| js_sys::Array::from(&v).length() == 0)).await, "observe saw the take");
+    assert!(eventually(|| seen.iter().last().is_some_and(|v| v.is_undefined())).await, "watch saw the take");
+    assert!(eventually(|| views.iter().last().is_some_and(|v| js_sys::Array::from(&v).length() == 0)).await, "observe saw the take");
     js_sys::Function::from(stop).call0(&JsValue::UNDEFINED).unwrap();
     js_sys::Function::from(unobserve).call0(&JsValue::UNDEFINED).unwrap();
     drop((f, g));
@@ -357,10 +371,11 @@ async fn collection_update_reads_the_ttl_field_of_the_new_document() {
     all_at_once(&c, "Array.from({ length: 20 }, () => s.update('s1', (d) => ({ ...d, n: d.n + 1 })))").await;
     assert_eq!(field(&call(&c, "get", &["s1".into()]).await, "n"), 20);
     // Seen now: the document's expiry moves on.
+    let since = now();
     let doc = call(&c, "update", &["s1".into(), js("(d) => ({ ...d, seen: new Date() })")]).await;
     assert_eq!(field(&doc, "n"), 20);
     let rec = raw_store(&name, "docs", "getAll").await.get(0);
-    assert!(num(&field(&rec, "r")) > js_sys::Date::now() - 5000.0, "the reference was read from the new document");
+    assert!(num(&field(&rec, "r")) >= since, "the reference was read from the new document");
     // A missing document: the updater gets undefined; returning one creates it.
     let made = call(&c, "update", &["s2".into(), js("(d) => (d === undefined ? { id: 's2', n: 1 } : d)")]).await;
     assert_eq!(field(&made, "n"), 1);
