@@ -22,18 +22,19 @@ async fn one_member_reaps_and_another_takes_over_when_it_closes() {
     let opts = || js("({ reapIntervalMs: 100 })");
     let a = open(&name, opts()).await;
     let b = open(&name, opts()).await;
-    assert!(until(1000, || leader(&a)).await, "the first member leads");
-    sleep(400).await;
+    assert!(eventually(|| leader(&a)).await, "the first member leads");
+    // Waited for, not assumed after a fixed sleep (issue 39): passes come at the interval, later
+    // on a loaded machine.
+    assert!(eventually(|| num(&field(&js_stats(&a), "reaperRuns")) >= 2.0).await, "the leader runs passes");
     assert!(!leader(&b), "one leader at a time");
-    assert!(num(&field(&js_stats(&a), "reaperRuns")) >= 2.0, "the leader runs passes");
     assert_eq!(num(&field(&js_stats(&b), "reaperRuns")), 0.0, "the follower runs none");
 
     call(&a, "close", &[]).await;
     assert!(!leader(&a));
-    assert!(until(1000, || leader(&b)).await, "the other member takes over when the leader closes");
+    assert!(eventually(|| leader(&b)).await, "the other member takes over when the leader closes");
     call(&b, "set", &[JsValue::from_str("k"), JsValue::from(1), js("({ ttl: 0.05 })")]).await;
     let expired = listen(&b, "expired");
-    assert!(until(2000, || expired.length() > 0).await, "the new leader reaps within a few intervals");
+    assert!(eventually(|| expired.length() > 0).await, "the new leader reaps within a few intervals");
     assert_eq!(strings(&field(&expired.get(0), "keys")), ["k"]);
     call(&b, "close", &[]).await;
 }
@@ -43,14 +44,14 @@ async fn a_paused_leader_hands_leadership_on() {
     let name = db_name("pause-lead");
     let a = open(&name, js("({ reapIntervalMs: 100 })")).await;
     let b = open(&name, js("({ reapIntervalMs: 100 })")).await;
-    assert!(until(1000, || leader(&a)).await);
+    assert!(eventually(|| leader(&a)).await);
     call(&a, "pauseReaper", &[]).await;
-    assert!(until(1000, || leader(&b)).await, "the other member reaps while the leader is paused");
+    assert!(eventually(|| leader(&b)).await, "the other member reaps while the leader is paused");
     call(&a, "resumeReaper", &[]).await;
     sleep(200).await;
     assert!(!leader(&a) && leader(&b), "resuming queues for leadership, it does not take it back");
     call(&b, "close", &[]).await;
-    assert!(until(1000, || leader(&a)).await);
+    assert!(eventually(|| leader(&a)).await);
     call(&a, "close", &[]).await;
 }
 
@@ -59,7 +60,7 @@ async fn without_auto_reap_a_member_never_leads() {
     let name = db_name("no-auto");
     let a = open_manual(&name).await;
     let b = open(&name, js("({ reapIntervalMs: 100 })")).await;
-    assert!(until(1000, || leader(&b)).await, "a member without autoReap does not stand");
+    assert!(eventually(|| leader(&b)).await, "a member without autoReap does not stand");
     assert!(!leader(&a));
     call(&a, "close", &[]).await;
     call(&b, "close", &[]).await;
@@ -75,7 +76,7 @@ async fn events_reach_every_member_marked_remote() {
     call(&a, "set", &[JsValue::from_str("gone"), JsValue::from(1), js("({ ttl: 0.05 })")]).await;
     call(&a, "set", &[JsValue::from_str("kept"), JsValue::from(2)]).await;
     call(&a, "delete", &[JsValue::from_str("kept")]).await;
-    assert!(until(1000, || b_changes.length() == 3).await, "b heard {} of a's 3 writes", b_changes.length());
+    assert!(eventually(|| b_changes.length() == 3).await, "b heard {} of a's 3 writes", b_changes.length());
     let ops: Vec<String> = b_changes.iter().map(|d| field(&d, "op").as_string().unwrap()).collect();
     assert_eq!(ops, ["set", "set", "delete"], "a delete is a change, never an expiry");
     let last = b_changes.get(2);
@@ -85,7 +86,7 @@ async fn events_reach_every_member_marked_remote() {
 
     sleep(80).await;
     call(&a, "reap", &[]).await;
-    assert!(until(1000, || b_expired.length() == 1).await, "b hears what a's pass removed");
+    assert!(eventually(|| b_expired.length() == 1).await, "b hears what a's pass removed");
     let detail = b_expired.get(0);
     assert_eq!(strings(&field(&detail, "keys")), ["gone"]);
     assert_eq!(field(&detail, "remote"), JsValue::TRUE);
@@ -93,7 +94,7 @@ async fn events_reach_every_member_marked_remote() {
 
     assert_eq!(call(&b, "get", &[JsValue::from_str("gone")]).await, JsValue::UNDEFINED);
     call(&b, "set", &[JsValue::from_str("from-b"), JsValue::from(3)]).await;
-    assert!(until(1000, || a_changes.length() == 4).await, "events go both ways");
+    assert!(eventually(|| a_changes.length() == 4).await, "events go both ways");
     assert_eq!(call(&a, "get", &[JsValue::from_str("from-b")]).await, JsValue::from(3));
     call(&a, "close", &[]).await;
     call(&b, "close", &[]).await;
@@ -117,21 +118,21 @@ async fn definition_changes_reach_every_members_handles() {
     let b_changes = listen(&b, "change");
     let heard = |op: &str| b_changes.iter().find(|d| field(d, "op") == JsValue::from_str(op));
     call(&ca, "setExpireAfter", &[JsValue::from(5)]).await;
-    assert!(until(1000, || heard("setExpireAfter").is_some()).await);
+    assert!(eventually(|| heard("setExpireAfter").is_some()).await);
     assert_eq!(num(&field(&ttl_of(&cb), "expireAfter")), 5.0, "b's handle uses a's new definition");
     let detail = heard("setExpireAfter").unwrap();
     assert_eq!(field(&detail, "collection"), JsValue::from_str("c"));
     assert_eq!(field(&detail, "remote"), JsValue::TRUE);
 
     call(&ca, "dropTtlIndex", &[]).await;
-    assert!(until(1000, || heard("dropTtlIndex").is_some()).await);
+    assert!(eventually(|| heard("dropTtlIndex").is_some()).await);
     assert_eq!(ttl_of(&cb), JsValue::NULL, "b's handle sees the index dropped");
 
     let sa = call(&a, "timeSeries", &[JsValue::from_str("t"), js("({ timeField: 'ts', expireAfter: 60 })")]).await;
     let sb = call(&b, "timeSeries", &[JsValue::from_str("t")]).await;
     call(&a, "timeSeries", &[JsValue::from_str("t"), js("({ timeField: 'ts', expireAfter: 7 })")]).await;
     let opts_of = |s: &JsValue| field(s, "options");
-    assert!(until(1000, || num(&field(&opts_of(&sb), "expireAfter")) == 7.0).await, "b's series handle follows");
+    assert!(eventually(|| num(&field(&opts_of(&sb), "expireAfter")) == 7.0).await, "b's series handle follows");
     assert_eq!(num(&field(&opts_of(&sa), "expireAfter")), 7.0);
     call(&a, "close", &[]).await;
     call(&b, "close", &[]).await;
@@ -154,15 +155,17 @@ async fn a_stale_expiry_hint_never_shows() {
     // a learns k's expiry, b moves it: a reads through its stale hint.
     call(&a, "set", &["k".into(), "a1".into(), ttl(3600)]).await;
     assert_eq!(get(&a, "k").await, "a1");
+    let since = now();
     call(&b, "set", &["k".into(), "b1".into(), ttl(7200)]).await;
     assert_eq!(get(&a, "k").await, "b1");
-    assert_ttl_within(&a, "k".into(), 7000.0..=7200.0).await;
+    assert_ttl_set(&a, "k".into(), 7200.0, since).await;
 
     // b moves it again; a overwrites through a stale hint: its write lands, once.
     call(&b, "set", &["k".into(), "b2".into(), ttl(600)]).await;
+    let since = now();
     call(&a, "set", &["k".into(), "a2".into(), ttl(60)]).await;
     assert_eq!(get(&b, "k").await, "a2");
-    assert_ttl_within(&b, "k".into(), 50.0..=60.0).await;
+    assert_ttl_set(&b, "k".into(), 60.0, since).await;
     assert_eq!(raw_records(&name).await.length(), 1, "one record per key");
 
     // b deletes it; a's hint names a record that is gone.
@@ -219,15 +222,36 @@ async fn events_are_posted_only_while_another_member_listens() {
         heard.iter().filter(|m| field(m, "type") == "change").flat_map(|m| strings(&field(&field(&m, "detail"), "keys"))).collect()
     };
     call(&a, "set", &["after".into(), 2.into()]).await;
-    assert!(until(1000, || keys_heard().contains(&"after".to_owned())).await, "the new member hears what follows its hello");
+    assert!(eventually(|| keys_heard().contains(&"after".to_owned())).await, "the new member hears what follows its hello");
     assert!(heard.iter().any(|m| field(&m, "type") == "here"), "its hello is answered");
     assert_eq!(keys_heard(), ["after"], "nothing from before it joined");
 
-    js(r#"(p) => p.ch.postMessage({ type: "bye", from: "probe" })"#).unchecked_into::<js_sys::Function>().call1(&JsValue::NULL, &probe).unwrap();
-    sleep(100).await;
-    call(&a, "set", &["alone again".into(), 3.into()]).await;
-    sleep(200).await;
-    assert_eq!(keys_heard(), ["after"], "after its bye nothing more is posted");
+    // After its bye nothing more is posted. When a bye has arrived cannot be seen from outside,
+    // so each round waits for it (longer each round: issue 39), writes, then says hello under a
+    // new name: whatever `a` posted before answering that hello arrives before its "here" (one
+    // channel, in order). A round whose write was heard is one where the bye had not arrived
+    // yet; a member that posts after a bye is heard in every round.
+    let post: js_sys::Function = js("(p, m) => p.ch.postMessage(m)").unchecked_into();
+    let heres = || heard.iter().filter(|m| field(m, "type") == "here").count();
+    let (mut from, mut wait, mut quiet) = ("probe".to_owned(), 100, false);
+    for round in 0..9 {
+        post.call2(&JsValue::NULL, &probe, &js(&format!("{{ type: 'bye', from: {from:?} }}"))).unwrap();
+        sleep(wait).await;
+        let key = format!("alone again {round}");
+        call(&a, "set", &[key.as_str().into(), 3.into()]).await;
+        let answered = heres();
+        from = format!("probe {round}");
+        // Born far ahead: nothing kept from before is sent to it.
+        post.call2(&JsValue::NULL, &probe, &js(&format!("{{ type: 'hello', from: {from:?}, born: 1e15 }}"))).unwrap();
+        assert!(eventually(|| heres() > answered).await, "the hello of round {round} is answered");
+        if !keys_heard().contains(&key) {
+            quiet = true;
+            break;
+        }
+        wait *= 2;
+    }
+    assert!(quiet, "after its bye nothing more is posted: {:?}", keys_heard());
+    assert_eq!(keys_heard()[0], "after");
     js("(p) => p.ch.close()").unchecked_into::<js_sys::Function>().call1(&JsValue::NULL, &probe).unwrap();
     call(&a, "close", &[]).await;
     destroy(&name).await;
