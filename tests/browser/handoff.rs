@@ -9,11 +9,12 @@ use crate::util::*;
 
 /// A recording hook: `h.fn` is the `onExpire` to pass; each call's records land in `h.calls`; the
 /// first `fails` calls fail, in turn (counting down) by a synchronous throw, a rejection with a
-/// non-Error and a rejection with an Error; `h.hang = true` makes it never answer.
+/// non-Error and a rejection with an Error; `h.hang = true` makes it never answer. `h.times`:
+/// when each call came (`Date.now()`).
 fn hook(fails: u32) -> JsValue {
     js(&format!(
-        "(() => {{ const h = {{ calls: [], fails: {fails}, hang: false }}; \
-           h.fn = (records) => {{ h.calls.push(records); \
+        "(() => {{ const h = {{ calls: [], times: [], fails: {fails}, hang: false }}; \
+           h.fn = (records) => {{ h.calls.push(records); h.times.push(Date.now()); \
              if (h.hang) return new Promise(() => {{}}); \
              if (h.fails > 0) {{ const n = h.fails--; \
                if (n % 3 === 0) throw new Error('server down'); \
@@ -33,6 +34,11 @@ async fn open_hooked(name: &str, src: &str, h: &JsValue) -> JsValue {
 
 fn calls(h: &JsValue) -> Array {
     field(h, "calls").unchecked_into()
+}
+
+/// When each call of the hook came, Unix ms.
+fn times(h: &JsValue) -> Vec<f64> {
+    Array::from(&field(h, "times")).iter().map(|t| num(&t)).collect()
 }
 
 /// The `key`s of a call's records, sorted.
@@ -159,11 +165,16 @@ async fn failing_background_hand_offs_back_off() {
     let h = hook(1000);
     let s = open_hooked(&name, "({ reapIntervalMs: 40 })", &h).await;
     call(&s, "set", &["k".into(), 1.into(), js("({ ttl: 0.05 })")]).await;
-    sleep(1300).await;
-    // Without back-off a pass every 40 ms would call it ~30 times; with 40, 80, 160, 320, 640 ms
-    // between failed passes it is called about 5 times.
-    let n = calls(&h).length();
-    assert!((3..=7).contains(&n), "{n} calls in 1.3 s");
+    // Without back-off a pass every 40 ms would call it; with it, the pauses between failed
+    // passes double: 40, 80, 160, 320 ms. Measured between the calls (each pause begins after the
+    // call's pass ends, so a slow machine only lengthens them: issue 39), not counted in a fixed
+    // time.
+    assert!(eventually(|| calls(&h).length() >= 5).await, "the hook is called again");
+    let t = times(&h);
+    for i in 1..5 {
+        let (gap, least) = (t[i] - t[i - 1], 40.0 * f64::from(1u32 << (i - 1)));
+        assert!(gap >= least - 2.0, "call {} came {gap} ms after call {i}: less than the back-off {least} ms ({t:?})", i + 1);
+    }
     assert_eq!(raw_records(&name).await.length(), 1);
     call(&s, "close", &[]).await;
     destroy(&name).await;
@@ -171,8 +182,13 @@ async fn failing_background_hand_offs_back_off() {
 
 #[wasm_bindgen_test]
 async fn archive_for_moves_expired_entries_out_of_the_live_data_until_their_delete_tier() {
+    // The archived copies are read before their delete tier: archiveFor scaled until they are
+    // (issue 39).
+    scaled("archive", |k| async move {
     let name = db_name("archive");
-    let s = open(&name, js("({ autoReap: false, archiveFor: 0.6 })")).await;
+    let s = open(&name, js(&format!("({{ autoReap: false, archiveFor: {} }})", 0.6 * k))).await;
+    // fill's entries expire 0.1 s after this, at the earliest: their delete tier after that.
+    let tier = now() + 100.0 + 600.0 * k;
     fill(&s, 3, 1).await;
     let archive = field(&s, "archive");
     let expired = listen(&s, "expired");
@@ -182,18 +198,24 @@ async fn archive_for_moves_expired_entries_out_of_the_live_data_until_their_dele
     assert_eq!(call(&s, "get", &["e1".into()]).await, JsValue::UNDEFINED);
     assert_eq!(num(&call(&s, "count", &[]).await), 1.0);
     assert_eq!(raw_records(&name).await.length(), 1, "left the entries store");
-    assert_eq!(json(&call(&archive, "get", &["e1".into()]).await), "{\"i\":1}");
+    let e1 = call(&archive, "get", &["e1".into()]).await;
+    in_time(tier, "the archive read before the delete tier")?;
+    assert_eq!(json(&e1), "{\"i\":1}");
     assert_eq!(call(&archive, "get", &["live0".into()]).await, JsValue::UNDEFINED);
-    assert_eq!(num(&call(&archive, "count", &[]).await), 3.0);
-    assert_eq!(Array::from(&call(&archive, "values", &[]).await).length(), 3);
+    let (count, values) = (call(&archive, "count", &[]).await, call(&archive, "values", &[]).await);
+    in_time(tier, "the archive read before the delete tier")?;
+    assert_eq!(num(&count), 3.0);
+    assert_eq!(Array::from(&values).length(), 3);
     // The same key archived again replaces its archived copy.
     call(&s, "set", &["e1".into(), js("({ again: true })"), js("({ ttl: 0.05 })")]).await;
     sleep(100).await;
     assert_eq!(num(&field(&call(&s, "reap", &[]).await, "archived")), 1.0);
-    assert_eq!(json(&call(&archive, "get", &["e1".into()]).await), "{\"again\":true}");
-    assert_eq!(num(&call(&archive, "count", &[]).await), 3.0);
+    let (e1, count) = (call(&archive, "get", &["e1".into()]).await, call(&archive, "count", &[]).await);
+    in_time(tier, "the archive read before the delete tier")?;
+    assert_eq!(json(&e1), "{\"again\":true}");
+    assert_eq!(num(&count), 3.0);
     // Past the delete tier (expiry + 0.6 s) they are gone, and counted apart.
-    sleep(700).await;
+    sleep((700.0 * k) as u32).await;
     let report = call(&s, "reap", &[]).await;
     assert_eq!((num(&field(&report, "removed")), num(&field(&report, "archiveRemoved"))), (0.0, 3.0), "{}", json(&report));
     assert_eq!(num(&call(&archive, "count", &[]).await), 0.0);
@@ -201,6 +223,9 @@ async fn archive_for_moves_expired_entries_out_of_the_live_data_until_their_dele
     let stats = call(&s, "stats", &[]).await;
     assert_eq!(num(&field(&stats, "archivedTotal")), 4.0);
     destroy(&name).await;
+    Ok(())
+    })
+    .await;
 }
 
 #[wasm_bindgen_test]
@@ -405,13 +430,8 @@ async fn evictions_reach_every_member_and_the_archive_keeps_what_expired() {
     sleep(100).await;
     call(&a, "set", &["far".into(), 1.into(), js("({ ttl: 200 })")]).await;
     call(&a, "set", &["farther".into(), 1.into(), js("({ ttl: 300 })")]).await;
-    for _ in 0..50 {
-        if heard.length() > 0 {
-            break;
-        }
-        sleep(20).await;
-    }
-    assert_eq!(heard.length(), 1, "the other member heard the eviction");
+    assert!(eventually(|| heard.length() > 0).await, "the other member heard the eviction");
+    assert_eq!(heard.length(), 1, "the other member heard the eviction once");
     assert_eq!(strings(&field(&heard.get(0), "keys")), vec!["near"]);
     assert_eq!((field(&heard.get(0), "reason"), field(&heard.get(0), "remote")), ("maxEntries".into(), JsValue::TRUE));
     assert_eq!(num(&field(&call(&a, "reap", &[]).await, "archived")), 1.0);
@@ -460,23 +480,29 @@ async fn a_record_past_its_delete_tier_is_offered_as_a_delete_and_not_archived()
 
 #[wasm_bindgen_test]
 async fn a_hand_off_that_succeeds_again_ends_the_back_off_at_once() {
-    let name = db_name("handoff-recover");
-    let h = hook(4);
-    let s = open_hooked(&name, "({ reapIntervalMs: 150 })", &h).await;
-    call(&s, "set", &["a".into(), 1.into(), js("({ ttl: 0.05 })")]).await;
-    // Failures at about 150, 300, 600 and 1200 ms; the next pass would then wait 1200 ms.
-    for _ in 0..150 {
-        if num(&field(&call(&s, "stats", &[]).await, "handOffFailures")) >= 4.0 {
-            break;
+    // The interval scaled until the steps fit between the passes (issue 39).
+    scaled("handoff-recover", |k| async move {
+        let name = db_name("handoff-recover");
+        let h = hook(4);
+        let s = open_hooked(&name, &format!("({{ reapIntervalMs: {} }})", 150.0 * k), &h).await;
+        call(&s, "set", &["a".into(), 1.into(), js("({ ttl: 0.05 })")]).await;
+        // Failures at about 150, 300, 600 and 1200 ms (times k); the next pass would then wait
+        // 1200 ms after the fourth.
+        assert!(eventually(|| stat(&s, "handOffFailures") >= 4.0).await, "four failed passes");
+        assert_eq!(stat(&s, "handOffFailures"), 4.0);
+        let backed_off_until = times(&h)[3] + 1200.0 * k;
+        // The hook answers again: one reap() succeeds, and background passes resume their interval.
+        in_time(backed_off_until, "reap() before the next background pass")?;
+        assert_eq!(num(&field(&call(&s, "reap", &[]).await, "handedOff")), 1.0);
+        call(&s, "set", &["b".into(), 1.into(), js("({ ttl: 0.05 })")]).await;
+        while raw_records(&name).await.length() > 0 {
+            // The old back-off would have handed b off no sooner than this.
+            in_time(backed_off_until, "b handed off before the old back-off ended")?;
+            sleep(20).await;
         }
-        sleep(20).await;
-    }
-    assert_eq!(num(&field(&call(&s, "stats", &[]).await, "handOffFailures")), 4.0);
-    // The hook answers again: one reap() succeeds, and background passes resume their interval.
-    assert_eq!(num(&field(&call(&s, "reap", &[]).await, "handedOff")), 1.0);
-    call(&s, "set", &["b".into(), 1.into(), js("({ ttl: 0.05 })")]).await;
-    sleep(500).await;
-    assert_eq!(raw_records(&name).await.length(), 0, "b was handed off within an interval, not after the old back-off");
-    call(&s, "close", &[]).await;
-    destroy(&name).await;
+        call(&s, "close", &[]).await;
+        destroy(&name).await;
+        Ok(())
+    })
+    .await;
 }
