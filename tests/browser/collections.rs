@@ -76,13 +76,17 @@ async fn expire_after_zero_makes_the_field_an_absolute_expiry() {
 /// Firefox, which runs one readwrite transaction per database at a time, whatever its stores.)
 async fn expire_after_while_docs_are_locked(name: &str, c: &JsValue, secs: u32) -> bool {
     let lock = hold_store(name, "docs", "readonly").await;
+    let done = std::cell::Cell::new(false);
     let set = async {
         let result = try_call(c, "setExpireAfter", &[secs.into()]).await;
+        done.set(true);
         // Was the documents store still locked when setExpireAfter finished?
         (result, Reflect::get(&lock, &"released".into()).unwrap() != JsValue::TRUE)
     };
+    // The lock is held until setExpireAfter is done, or for far longer than it needs on a
+    // loaded machine (issue 39): one that waited for it would finish only after the release.
     let stop = async {
-        sleep(1500).await;
+        until(LONG_MS, || done.get()).await;
         release(&lock).await;
     };
     let ((result, still_locked), _) = futures_join(set, stop).await;

@@ -110,8 +110,7 @@ async fn shred_makes_everything_unreadable_in_every_connection() {
     // Written after: under a new key, readable everywhere.
     call(&b, "set", &["k3".into(), "three".into()]).await;
     assert_eq!(call(&a, "get", &["k3".into()]).await, "three");
-    sleep(100).await;
-    assert!(changes.iter().any(|d| field(&d, "op") == "clear"), "views and watches hear it as a clear");
+    assert!(eventually(|| changes.iter().any(|d| field(&d, "op") == "clear")).await, "views and watches hear it as a clear");
     // shred() on a store without encryption is refused: it would only clear it.
     let plain = db_name("shredplain");
     let p = open_manual(&plain).await;
@@ -163,42 +162,54 @@ async fn resolve_js(p: JsValue) {
 
 #[wasm_bindgen_test]
 async fn with_a_key_ttl_a_key_is_written_with_then_read_for_as_long_then_destroyed() {
-    let name = db_name("keyttl");
-    // keyTtl 0.5 s: key 1 takes writes until 0.5 s, reads until 1 s.
-    let s = open_encrypted(&name, "({ autoReap: false, encryption: { keyTtl: 0.5 } })").await;
-    call(&s, "set", &["old".into(), "1".into()]).await;
-    let docs = call(&s, "collection", &["docs".into(), JsValue::UNDEFINED]).await;
-    call(&docs, "put", &[js("({ id: 'd1' })")]).await;
-    sleep(350).await;
-    call(&s, "set", &["late".into(), "2".into(), js("({ ttl: 3600 })")]).await;
-    sleep(250).await;
-    call(&s, "set", &["new".into(), "3".into()]).await;
-    let ids: Vec<f64> = raw_records(&name).await.iter().map(|r| num(&field(&field(&r, "v"), "x"))).collect();
-    assert_eq!(ids.iter().filter(|&&x| x == ids[0]).count(), 2, "old and late under key 1, new under key 2: {ids:?}");
-    assert_eq!(call(&s, "get", &["late".into()]).await, "2", "a value written late in its key's life is still read");
-    sleep(500).await;
-    for gone in ["old", "late"] {
-        assert!(call(&s, "get", &[gone.into()]).await.is_undefined(), "{gone}: its key expired like an entry");
-    }
-    assert_eq!(call(&s, "get", &["new".into()]).await, "3");
-    // A key expires like an entry: a reaper pass removes what it encrypted, then the key.
-    let expired = listen(&s, "expired");
-    call(&s, "reap", &[]).await;
-    assert_eq!(json(&call(&s, "keys", &[]).await), r#"["new"]"#, "what key 1 encrypted went with it");
-    assert_eq!(num(&call(&s, "count", &[]).await), 1.0);
-    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0);
-    assert_eq!(raw_store(&name, "meta", "getAll").await.iter().filter(|r| !field(r, "until").is_undefined()).count(), 1, "only key 2 left");
-    sleep(50).await;
-    let detail = expired.get(0);
-    assert_eq!(json(&field(&detail, "keys")), r#"["late","old"]"#);
-    assert_eq!(json(&field(&detail, "collections")), r#"{"docs":["d1"]}"#);
+    // keyTtl 0.5 s (times k, until the steps fit: issue 39): key 1 takes writes until 0.5 s,
+    // reads until 1 s.
+    scaled("keyttl", |k| async move {
+        let name = db_name("keyttl");
+        let born = now();
+        let s = open_encrypted(&name, &format!("({{ autoReap: false, encryption: {{ keyTtl: {} }} }})", 0.5 * k)).await;
+        call(&s, "set", &["old".into(), "1".into()]).await;
+        // Key 1 was made by now, at the latest.
+        let made = now();
+        let docs = call(&s, "collection", &["docs".into(), JsValue::UNDEFINED]).await;
+        call(&docs, "put", &[js("({ id: 'd1' })")]).await;
+        sleep((350.0 * k) as u32).await;
+        call(&s, "set", &["late".into(), "2".into(), js("({ ttl: 3600 })")]).await;
+        in_time(born + 500.0 * k, "the late write while key 1 takes writes")?;
+        sleep((250.0 * k) as u32).await;
+        assert!(now() >= made + 500.0 * k, "key 1 no longer takes writes");
+        call(&s, "set", &["new".into(), "3".into()]).await;
+        let ids: Vec<f64> = raw_records(&name).await.iter().map(|r| num(&field(&field(&r, "v"), "x"))).collect();
+        assert_eq!(ids.iter().filter(|&&x| x == ids[0]).count(), 2, "old and late under key 1, new under key 2: {ids:?}");
+        let late = call(&s, "get", &["late".into()]).await;
+        in_time(born + 1000.0 * k, "the read while key 1 reads")?;
+        assert_eq!(late, "2", "a value written late in its key's life is still read");
+        sleep((500.0 * k) as u32).await;
+        for gone in ["old", "late"] {
+            assert!(call(&s, "get", &[gone.into()]).await.is_undefined(), "{gone}: its key expired like an entry");
+        }
+        assert_eq!(call(&s, "get", &["new".into()]).await, "3");
+        // A key expires like an entry: a reaper pass removes what it encrypted, then the key.
+        let expired = listen(&s, "expired");
+        call(&s, "reap", &[]).await;
+        assert_eq!(json(&call(&s, "keys", &[]).await), r#"["new"]"#, "what key 1 encrypted went with it");
+        assert_eq!(num(&call(&s, "count", &[]).await), 1.0);
+        assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0);
+        assert_eq!(raw_store(&name, "meta", "getAll").await.iter().filter(|r| !field(r, "until").is_undefined()).count(), 1, "only key 2 left");
+        assert!(eventually(|| expired.length() > 0).await);
+        let detail = expired.get(0);
+        assert_eq!(json(&field(&detail, "keys")), r#"["late","old"]"#);
+        assert_eq!(json(&field(&detail, "collections")), r#"{"docs":["d1"]}"#);
+        destroy(&name).await;
+        Ok(())
+    })
+    .await;
     let e = try_open(&db_name("keyttlbad"), js("({ encryption: { keyTtl: 0 } })")).await.unwrap_err();
     assert_error(&e, "RangeError", &["encryption.keyTtl 0"]);
     let e = try_open(&db_name("cryptbad2"), js("({ encryption: 'yes' })")).await.unwrap_err();
     assert_error(&e, "TypeError", &["encryption \"yes\"", "true, or { keyTtl }"]);
     let e = try_open(&db_name("cryptbad3"), js("({ encryption: true, archiveFor: 60 })")).await.unwrap_err();
     assert_error(&e, "TypeError", &["encryption cannot be combined with onExpire or archiveFor"]);
-    destroy(&name).await;
 }
 
 #[wasm_bindgen_test]
