@@ -175,27 +175,28 @@ else
 fi
 
 # The missing ones build one after another in one background step, in one shared target dir, so
-# the crates they have in common at the same version and features compile once (measured: about
-# a sixth of their compile time, e.g. rustls and ring for wasm-bindgen-cli and wasm-pack, regex
-# for wasm-bindgen-cli and geckodriver). One cargo at a time already keeps both cores busy; the
-# apt and npm steps run beside it. The shared dir is removed when all built.
-# They are built at opt-level 1, not the release profile's 3: on a fresh machine their compile
-# was most of setup (about 590 s of it), and these tools spend their time waiting on browsers and
-# on the network or processing a few MB of wasm, where opt-level 1 is within a few per cent of 3.
+# the crates they have in common at the same version, features and opt-level compile once (build
+# scripts and proc macros, which cargo builds unoptimised for all three; and what wasm-pack and
+# geckodriver share at opt-level 0). One cargo at a time already keeps both cores busy; the apt
+# and npm steps run beside it. The shared dir is removed when all built.
+# They are not built at the release profile's opt-level 3: on a fresh machine their compile was
+# most of setup (590 s of its 596), for tools that mostly wait. wasm-bindgen (and its test runner)
+# processes tens of MB of wasm, so it gets opt-level 1 (measured on the browser suite's 43 MB test
+# wasm: 1.20 s of CPU against 1.12 s at 3); wasm-pack (which runs cargo, wasm-bindgen and wasm-opt)
+# and geckodriver (which relays WebDriver commands) do next to no work of their own, at opt-level 0.
 # wasm-bindgen-cli without its default `rustls-tls` feature: its test runner only talks plain HTTP
-# to the WebDriver servers on 127.0.0.1, so rustls and ring (C code to compile) are not needed.
+# to the WebDriver servers on 127.0.0.1.
 cargo_tools() {
   export CARGO_TARGET_DIR="$ROOT/target/setup-tools"
-  export CARGO_PROFILE_RELEASE_OPT_LEVEL=1
   if $need_wb; then
     # Not --locked: its lockfile wants a crate version the registry mirror lacks (TOOLCHAIN.md #1).
-    cargo install wasm-bindgen-cli --version "$wb_want" --no-default-features --force
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 cargo install wasm-bindgen-cli --version "$wb_want" --no-default-features --force
   fi
   if $need_wp; then
-    cargo install wasm-pack --locked
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 cargo install wasm-pack --locked
   fi
   if $need_gd; then
-    cargo install geckodriver --version "$GECKODRIVER_VERSION" --force
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 cargo install geckodriver --version "$GECKODRIVER_VERSION" --force
   fi
   rm -rf "$CARGO_TARGET_DIR"
 }

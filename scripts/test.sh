@@ -19,8 +19,8 @@
 #   7. node --test tests/package/            the packed npm tarball in a Vite 8/7 app (dev, build,
 #                                            worker), Node SSR, a plain module page; the React
 #                                            app (examples/react-watch, Vite, React 19 and 18)
-#                                            in two tabs of Chromium, Firefox and WebKit, and SSR
-#   8. the crash test on Chromium's SQLite backend (IDB_BACKEND=sqlite; step 6 ran it on LevelDB)
+#                                            in two tabs of Chromium, Firefox and WebKit, and SSR;
+#                                            in one pool of files with step 6
 # Each runner's output is shown as it is, and kept in target/test-logs/<stage>.log. The last line
 # is "summary: N passed, M failed", summed over the stages that count tests.
 set -euo pipefail
@@ -122,7 +122,9 @@ run_stage() {
 
 run_stage setup - bash scripts/setup.sh
 
-run_stage cargo-test count_libtest cargo test
+# cargo test (the host: the pure core, property tests at a fixed seed) runs in the build lane
+# below, in a target dir of its own (target/host), so it never holds the lock of the directory the
+# browser lanes' cargo uses.
 
 # The test runner picks GECKODRIVER over SAFARIDRIVER over CHROMEDRIVER when several are set
 # (TOOLCHAIN.md): each engine's stage sets only its own.
@@ -203,22 +205,28 @@ browser_chromium_lite() {
     WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium.json" \
     "${STALL_GUARD[@]}" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --no-default-features --test browser --test browser_sw
 }
-# Three lanes side by side: Chromium (LevelDB, SQLite, lite) in one, Firefox then WebKit in
-# another, and the release build (scripts/build.sh: pkg/ and www/pkg/, the size budgets) then the
-# typings check in the third. The suites mostly wait on timers and IndexedDB, so the build's
-# compile fills the cores they leave idle; the build uses the release profile's own target dirs
-# (cargo locks a profile's directory, not the whole target), so no lane waits on another's cargo.
-# Each lane's stages run one after another; its output is shown once all have ended; the stages'
-# logs and counts are as for any stage. BROWSER_LANES=1 runs everything one after another instead.
-browser_stages=(browser-chromium browser-chromium-sqlite browser-chromium-lite browser-firefox browser-webkit)
-build_and_types() {
+# Three lanes side by side: Chromium on both backends in one, Firefox then WebKit in another,
+# and in the third the host tests, the release build (scripts/build.sh: pkg/ and www/pkg/, the size
+# budgets), the typings check and the lite suite in Chromium. The browser suites mostly wait on
+# timers and IndexedDB, so the compiles fill the cores they leave idle; the release build uses the
+# release profile's directories and the host tests their own target dir (cargo locks a profile's
+# directory, not the whole target), so no lane waits on another's cargo. Each lane's stages run
+# one after another; its output is shown once all have ended; the stages' logs and counts are as
+# for any stage. BROWSER_LANES=1 runs everything one after another instead.
+counted_stages=(cargo-test browser-chromium browser-chromium-sqlite browser-firefox browser-webkit browser-chromium-lite)
+build_lane() {
+  run_stage cargo-test count_libtest env CARGO_TARGET_DIR="$ROOT/target/host" cargo test &&
   run_stage build - bash scripts/build.sh &&
   # The published declarations (pkg/index.d.ts) against the README's examples and known misuse.
-  run_stage types - tsc -p tests/types
+  run_stage types - tsc -p tests/types &&
+  browser_chromium_lite
 }
 if [ "${BROWSER_LANES:-3}" = 1 ]; then
-  browser_chromium; browser_chromium_sqlite; browser_chromium_lite; browser_firefox; browser_webkit
-  build_and_types
+  run_stage cargo-test count_libtest env CARGO_TARGET_DIR="$ROOT/target/host" cargo test
+  browser_chromium; browser_chromium_sqlite; browser_firefox; browser_webkit
+  run_stage build - bash scripts/build.sh
+  run_stage types - tsc -p tests/types
+  browser_chromium_lite
 else
   t_lanes=$SECONDS
   # The test binaries are built once, before the lanes start, so that no lane waits on another's
@@ -226,15 +234,15 @@ else
   run_stage browser-build - cargo test --target wasm32-unknown-unknown --no-run --test browser --test browser_sw
   run_stage browser-build-lite - cargo test --target wasm32-unknown-unknown --no-run --no-default-features --test browser --test browser_sw
   echo
-  echo "== test.sh [lanes]: Chromium (LevelDB, SQLite, lite) | Firefox, WebKit | release build, typings; output below once all end"
+  echo "== test.sh [lanes]: Chromium (LevelDB, SQLite) | Firefox, WebKit | host tests, release build, typings, Chromium lite; output below once all end"
   lanes=(lane-chromium lane-firefox-webkit lane-build)
   lane_outs=()
   for lane in "${lanes[@]}"; do lane_outs+=("$LOGS/$lane.out"); done
-  ( browser_chromium && browser_chromium_sqlite && browser_chromium_lite ) > "$LOGS/lane-chromium.out" 2>&1 &
+  ( browser_chromium && browser_chromium_sqlite ) > "$LOGS/lane-chromium.out" 2>&1 &
   lane_pids=($!)
   ( browser_firefox && browser_webkit ) > "$LOGS/lane-firefox-webkit.out" 2>&1 &
   lane_pids+=($!)
-  build_and_types > "$LOGS/lane-build.out" 2>&1 &
+  build_lane > "$LOGS/lane-build.out" 2>&1 &
   lane_pids+=($!)
   lane_rcs=()
   for pid in "${lane_pids[@]}"; do
@@ -244,7 +252,7 @@ else
   cat "${lane_outs[@]}"
   # The lanes ran in subshells: their counts are read back from the stages' logs.
   failed_stage=""
-  for name in "${browser_stages[@]}"; do
+  for name in "${counted_stages[@]}"; do
     log="$LOGS/$name.log"
     [ -f "$log" ] || continue
     read -r p f g < <(count_libtest "$log")
@@ -252,7 +260,7 @@ else
     total_failed=$((total_failed + f))
     breakdown+=("$name: $p passed, $f failed, $g ignored;")
   done
-  for name in "${browser_stages[@]}" build types; do
+  for name in "${counted_stages[@]}" build types; do
     if grep -q "^== test.sh: stage '$name' FAILED" "${lane_outs[@]}"; then
       failed_stage="${failed_stage:+$failed_stage, }$name"
     fi
@@ -296,11 +304,11 @@ page_shared=()
 for f in tests/page/*.test.mjs; do
   case " ${page_alone[*]} " in *" $f "*) ;; *) page_shared+=("$f") ;; esac
 done
-NO_SKIPS=1 run_stage page-test count_node node --test --test-concurrency="$PAGE_TEST_JOBS" "${page_shared[@]}"
+# The package tests (tests/package/) share the page tests' pool of files: they mostly wait on npm,
+# Vite and browsers too. The crash test runs on both IndexedDB backends of Chromium
+# (crash.test.mjs on LevelDB, crash-sqlite.test.mjs on SQLite).
+NO_SKIPS=1 run_stage page-test count_node node --test --test-concurrency="$PAGE_TEST_JOBS" "${page_shared[@]}" tests/package/*.test.mjs
 NO_SKIPS=1 run_stage page-test-alone count_node node --test --test-concurrency=1 "${page_alone[@]}"
-NO_SKIPS=1 run_stage package-test count_node node --test tests/package/
-# The crash test (10 kills) on the SQLite backend; it checks that backend wrote the profile.
-NO_SKIPS=1 run_stage crash-sqlite count_node env IDB_BACKEND=sqlite node --test tests/page/crash.test.mjs
 
 echo
 summary
