@@ -92,6 +92,34 @@ async fn a_transaction_that_gets_no_answer_times_out_and_writes_nothing() {
     destroy(&name).await;
 }
 
+/// The watchdog aborting a write with thousands of requests pending (an untracked `setMany` while
+/// another connection holds the store) leaves the module working: the call rejects with its
+/// TimeoutError, nothing of it is written, and every later call succeeds. The abort fires an
+/// `error` event per pending request; before the fix one of them trapped the wasm in WebKit
+/// (`RuntimeError: Unreachable`) and every later call failed.
+#[wasm_bindgen_test]
+async fn a_timed_out_write_with_thousands_of_requests_leaves_the_store_working() {
+    let name = db_name("timeout-many");
+    let s = open(&name, js("({ autoReap: false, timeoutMs: 300 })")).await;
+    call(&s, "set", &["k".into(), "before".into()]).await;
+    let lock = hold_store(&name, "entries", "readwrite").await;
+    let many = js("Array.from({ length: 5000 }, (_, i) => ['m' + i, { i }, { ttl: 3600 }])");
+    let write = try_call(&s, "setMany", &[many]).await;
+    assert_error(&write.unwrap_err(), "TimeoutError", &["no answer within 300 ms", "the transaction was aborted, so nothing it wrote was kept"]);
+    release(&lock).await;
+    // The events of the aborted requests have all been dispatched by now.
+    sleep(200).await;
+    assert_eq!(raw_keys(&name).await, vec![JsValue::from("k")], "nothing of the timed-out setMany was written");
+    assert_eq!(call(&s, "get", &["k".into()]).await, "before");
+    call(&s, "set", &["k".into(), "after".into()]).await;
+    assert_eq!(call(&s, "get", &["k".into()]).await, "after");
+    call(&s, "setMany", &[js("Array.from({ length: 3000 }, (_, i) => ['n' + i, i])")]).await;
+    assert_eq!(num(&call(&s, "count", &[]).await), 3001.0);
+    assert_eq!(call(&s, "get", &["n2999".into()]).await, 2999);
+    call(&s, "close", &[]).await;
+    destroy(&name).await;
+}
+
 /// A transaction that is running (a request of it has answered) is busy, not stuck: it is never
 /// aborted for being slow, however short `timeoutMs` is (issue 19: a 1 000 000-entry setMany
 /// timed out at the default 30 s while its requests kept answering). Here 20 000 entries take

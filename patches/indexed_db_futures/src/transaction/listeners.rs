@@ -64,7 +64,11 @@ impl Closures {
                 let _ = tx.send(TransactionResult::Abort);
             }
         });
-        let on_error = Closure::once(move |evt: web_sys::Event| {
+        // Not `once`: the `error` event reaches the transaction once per failed request, and an
+        // aborted transaction fails every pending one; only the first is the transaction's.
+        let mut tx = Some(tx);
+        let on_error = Closure::new(move |evt: web_sys::Event| {
+            let Some(tx) = tx.take() else { return };
             let _ = tx.send(TransactionResult::Err(match evt.target() {
                 Some(target) => match target.dyn_into::<web_sys::IdbRequest>() {
                     Ok(req) => match req.error() {
