@@ -821,7 +821,13 @@ export class TtlStore {
   private constructor();
   /** Frees the wasm-side object; `close()` first if the store is open. */
   free(): void;
-  /** Opens (creating if needed) the IndexedDB database `name`. */
+  /**
+   * Opens (creating if needed) the IndexedDB database `name`. An open that gets no answer within
+   * `timeoutMs` wakes IndexedDB and waits `timeoutMs` more on the same request, then rejects with
+   * a `TimeoutError` ("while opening the database"): usually another tab or worker keeps an older
+   * version of the database open. Close or reload it and open again; the given-up open leaves
+   * nothing behind.
+   */
   static open(name: string, options?: StoreOptions): Promise<TtlStore>;
   /** Deletes the whole database; open stores on it close (later calls reject with `StoreClosedError`). */
   static destroy(name: string): Promise<void>;

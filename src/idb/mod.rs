@@ -37,7 +37,6 @@ use crate::core::entry::ExpirySpec;
 use crate::core::modify::ExpireIf;
 use crate::core::error::{Error, Result};
 use crate::core::text::{find, js_number, quote};
-use crate::timer::within;
 
 mod collections;
 mod entries;
@@ -163,12 +162,8 @@ impl Conn {
     /// data cleared, the backing store shut down; `by_browser`, so the database may be opened
     /// again).
     pub async fn open(name: &str, timeout_ms: u32, on_closed: impl Fn(&'static str, bool) + Clone + 'static) -> Result<Conn> {
-        let op = "opening the database";
         // Another context holding an old version open (or a stuck browser) must not hang open().
-        let opened = within(timeout_ms, schema::open(name)).await.ok_or_else(|| Error::Timeout {
-            op: op.into(),
-            message: format!("no answer within {timeout_ms} ms"),
-        })??;
+        let opened = schema::open(name, timeout_ms).await?;
         let schema::Opened { db, created, data_loss } = opened;
         let sys = db.as_sys().clone();
         let on_versionchange = {

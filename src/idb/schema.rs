@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{idb_to_js, storage_error};
 use crate::core::error::{Error, Result};
+use crate::timer::within;
 
 /// Key-value entries: `{ k, e, v }` keyed `[e, k]` (expiry first, so everything expired is one
 /// key range at the front).
@@ -93,12 +94,23 @@ pub struct Opened {
     pub data_loss: Option<String>,
 }
 
-/// Opens `name` at [`VERSION`], creating or upgrading its stores.
-pub async fn open(name: &str) -> Result<Opened> {
+#[wasm_bindgen(module = "/src/js/edge.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = wakeIndexedDb)]
+    fn wake_indexed_db(req: &JsValue, ms: u32);
+    #[wasm_bindgen(js_name = abandonOpen)]
+    fn abandon_open(req: &JsValue);
+}
+
+/// Opens `name` at [`VERSION`], creating or upgrading its stores. An open that gets no answer
+/// within `timeout_ms` wakes IndexedDB and waits as long again for the same request (a second
+/// request could race it into two connections or two upgrades), then gives up with a
+/// `TimeoutError`.
+pub async fn open(name: &str, timeout_ms: u32) -> Result<Opened> {
     let op = "opening the database";
     let created = Rc::new(Cell::new(false));
     let upgraded = created.clone();
-    let req = Database::open(name)
+    let mut req = Database::open(name)
         .with_version(VERSION)
         .with_on_upgrade_needed(move |event, db| {
             upgraded.set(event.old_version() < 1.0);
@@ -116,8 +128,23 @@ pub async fn open(name: &str) -> Result<Opened> {
     });
     let target: web_sys::EventTarget = req.as_sys().clone().unchecked_into();
     let _ = target.add_event_listener_with_callback("upgradeneeded", on_upgrade.as_ref().unchecked_ref());
-    let db = req.await.map_err(|e| open_error(name, op, e))?;
+    let mut answer = within(timeout_ms, &mut req).await;
+    if answer.is_none() {
+        wake_indexed_db(&target, timeout_ms);
+        answer = within(timeout_ms, &mut req).await;
+    }
     let _ = target.remove_event_listener_with_callback("upgradeneeded", on_upgrade.as_ref().unchecked_ref());
+    let Some(db) = answer else {
+        drop(req);
+        abandon_open(&target);
+        return Err(Error::Timeout {
+            op: op.into(),
+            message: format!(
+                "no answer within {timeout_ms} ms, nor within {timeout_ms} ms more after IndexedDB was woken (indexedDB.databases()), so the open was given up; a tab or worker that keeps an older version of this database open blocks it until closed"
+            ),
+        });
+    };
+    let db = db.map_err(|e| open_error(name, op, e))?;
     let created = created.get();
     let data_loss = if created { data_loss.take() } else { None };
     Ok(Opened { db, created, data_loss })

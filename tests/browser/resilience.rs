@@ -120,6 +120,68 @@ async fn a_timed_out_write_with_thousands_of_requests_leaves_the_store_working()
     destroy(&name).await;
 }
 
+/// Opens database `name` at version 1 with the schema's first stores from plain IndexedDB and
+/// keeps the connection open, ignoring `versionchange`: an open at a later version is blocked
+/// (it gets no answer) until `close_in(ms)` of the returned connection.
+async fn block_upgrades(name: &str) -> JsValue {
+    let src = format!(
+        r#"new Promise((resolve, reject) => {{
+            const open = indexedDB.open({name:?}, 1);
+            open.onupgradeneeded = () => {{
+                const db = open.result;
+                db.createObjectStore("entries", {{ keyPath: ["e", "k"] }}).createIndex("by_key", "k", {{ unique: true }});
+                db.createObjectStore("meta");
+            }};
+            open.onsuccess = () => {{ const db = open.result; db.closeIn = (ms) => setTimeout(() => db.close(), ms); resolve(db); }};
+            open.onerror = () => reject(open.error);
+        }})"#
+    );
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(js(&src))).await.expect("blocker opened")
+}
+
+/// A slow open is not a stuck one: an open that gets no answer within `timeoutMs` (here blocked
+/// by another connection that closes a little later) wakes IndexedDB and keeps waiting on the
+/// same request for one more period, and resolves to a working store.
+#[wasm_bindgen_test]
+async fn an_open_that_answers_in_its_second_period_succeeds() {
+    let name = db_name("open-slow");
+    let blocker = block_upgrades(&name).await;
+    call(&blocker, "closeIn", &[700.into()]).await;
+    let started = js_sys::Date::now();
+    let s = open(&name, js("({ autoReap: false, timeoutMs: 500 })")).await;
+    let took = js_sys::Date::now() - started;
+    assert!(took >= 650.0, "opened after {took} ms, before the blocker closed");
+    call(&s, "set", &["k".into(), "v".into()]).await;
+    assert_eq!(call(&s, "get", &["k".into()]).await, "v");
+    call(&s, "close", &[]).await;
+    destroy(&name).await;
+}
+
+/// An open that gets no answer in two periods (the second after waking IndexedDB) rejects with a
+/// TimeoutError that says what blocks it; the request given up leaves nothing behind (its late
+/// upgrade is aborted, its late connection closed), so the next open succeeds once the blocker
+/// has gone.
+#[wasm_bindgen_test]
+async fn an_open_that_never_answers_times_out_and_the_next_one_succeeds() {
+    let name = db_name("open-stuck");
+    let blocker = block_upgrades(&name).await;
+    let started = js_sys::Date::now();
+    let e = try_open(&name, js("({ autoReap: false, timeoutMs: 300 })")).await.unwrap_err();
+    let took = js_sys::Date::now() - started;
+    assert_error(&e, "TimeoutError", &["while opening the database", "no answer within 300 ms, nor within 300 ms more after IndexedDB was woken", "the open was given up", "keeps an older version of this database open"]);
+    assert!((550.0..5_000.0).contains(&took), "gave up after {took} ms");
+    call(&blocker, "closeIn", &[0.into()]).await;
+    // The abandoned request now runs: its upgrade is aborted.
+    sleep(300).await;
+    let s = open(&name, js("({ autoReap: false, timeoutMs: 3000 })")).await;
+    call(&s, "set", &["k".into(), "v".into()]).await;
+    assert_eq!(call(&s, "get", &["k".into()]).await, "v");
+    call(&s, "setMany", &[js("[['a', 1], ['b', 2]]")]).await;
+    assert_eq!(num(&call(&s, "count", &[]).await), 3.0);
+    call(&s, "close", &[]).await;
+    destroy(&name).await;
+}
+
 /// A transaction that is running (a request of it has answered) is busy, not stuck: it is never
 /// aborted for being slow, however short `timeoutMs` is (issue 19: a 1 000 000-entry setMany
 /// timed out at the default 30 s while its requests kept answering). Here 20 000 entries take
