@@ -178,7 +178,9 @@ async fn another_connection_sees_an_extension_once_written() {
         in_time(written + 1000.0 * k, "the reads within the window")?;
         assert_eq!((x, y), ("v".into(), "v".into()));
         assert!(eventually(|| b_changes.iter().any(|d| field(&d, "op") == "extend" && field(&d, "remote") == JsValue::TRUE)).await);
-        assert!(eventually(|| stat(&a, "idleExtended") >= 1.0 && stat(&b, "idleExtended") >= 1.0).await, "each wrote its extension");
+        // Whatever extension each read made due is written (one read may find the other's
+        // already stored, and have none to write).
+        assert!(eventually(|| stat(&a, "idleWaiting") == 0.0 && stat(&b, "idleWaiting") == 0.0).await, "the extensions due are written");
         sleep((200.0 * k) as u32).await;
         assert_eq!(raw_records(&name).await.length(), 1);
         sleep((400.0 * k) as u32).await;
