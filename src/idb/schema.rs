@@ -97,7 +97,7 @@ pub struct Opened {
 #[wasm_bindgen(module = "/src/js/edge.js")]
 extern "C" {
     #[wasm_bindgen(js_name = wakeIndexedDb)]
-    fn wake_indexed_db(req: &JsValue, ms: u32);
+    fn wake_indexed_db();
     #[wasm_bindgen(js_name = abandonOpen)]
     fn abandon_open(req: &JsValue);
 }
@@ -129,9 +129,14 @@ pub async fn open(name: &str, timeout_ms: u32) -> Result<Opened> {
     let target: web_sys::EventTarget = req.as_sys().clone().unchecked_into();
     let _ = target.add_event_listener_with_callback("upgradeneeded", on_upgrade.as_ref().unchecked_ref());
     let mut answer = within(timeout_ms, &mut req).await;
-    if answer.is_none() {
-        wake_indexed_db(&target, timeout_ms);
-        answer = within(timeout_ms, &mut req).await;
+    // No answer: IndexedDB is asked something else every 100 ms (the timer's, gloo-timers) while
+    // the open waits `timeout_ms` more.
+    let mut waited = 0;
+    while answer.is_none() && waited < timeout_ms {
+        wake_indexed_db();
+        let step = (timeout_ms - waited).min(100);
+        answer = within(step, &mut req).await;
+        waited += step;
     }
     let _ = target.remove_event_listener_with_callback("upgradeneeded", on_upgrade.as_ref().unchecked_ref());
     let Some(db) = answer else {

@@ -295,14 +295,12 @@ export async function persistStorage() {
 }
 
 // ---- Opening (src/idb/schema.rs) ----
-// An open that got no answer in its time: asks IndexedDB something else every 100 ms for `ms`
-// (until the open answers), which wakes a stalled one (WebKit: safari-14-idb-fix does the same).
-// Never throws: where there is no indexedDB.databases() nothing is asked.
-export function wakeIndexedDb(req, ms) {
-  const poke = () => { try { indexedDB.databases().catch(() => {}); } catch {} };
-  poke();
-  const t = setInterval(() => (req.readyState === "done" ? clearInterval(t) : poke()), 100);
-  setTimeout(() => clearInterval(t), ms);
+// An open that got no answer in its time: src/idb/schema.rs calls this every 100 ms until the open
+// answers or it gives up. Asking IndexedDB something else wakes a stalled one (WebKit:
+// safari-14-idb-fix does the same). Never throws: where there is no indexedDB.databases() nothing
+// is asked.
+export function wakeIndexedDb() {
+  try { indexedDB.databases().catch(() => {}); } catch {}
 }
 // An open given up on: an upgrade it starts later is aborted (the next open makes the schema)
 // and a connection it opens later is closed, so it neither leaves half a schema nor blocks

@@ -140,17 +140,28 @@ async fn block_upgrades(name: &str) -> JsValue {
 }
 
 /// A slow open is not a stuck one: an open that gets no answer within `timeoutMs` (here blocked
-/// by another connection that closes a little later) wakes IndexedDB and keeps waiting on the
-/// same request for one more period, and resolves to a working store.
+/// by another connection) wakes IndexedDB (`indexedDB.databases()`) and keeps waiting on the same
+/// request for one more period, and resolves to a working store. The blocker closes when the open
+/// wakes IndexedDB, so the test does not depend on when the machine runs which timer.
 #[wasm_bindgen_test]
 async fn an_open_that_answers_in_its_second_period_succeeds() {
     let name = db_name("open-slow");
     let blocker = block_upgrades(&name).await;
-    call(&blocker, "closeIn", &[700.into()]).await;
+    // On the prototype: WebKit can collect the `indexedDB` object's wrapper, and a property set
+    // on it with it, while the open waits.
+    let spy: js_sys::Function = js("(blocker) => { let n = 0; const own = IDBFactory.prototype.databases; \
+        IDBFactory.prototype.databases = () => { n += 1; blocker.close(); return Promise.resolve([]); }; \
+        return { pokes: () => n, restore: () => { IDBFactory.prototype.databases = own; } }; }")
+    .unchecked_into();
+    let spy = spy.call1(&JsValue::NULL, &blocker).expect("spy set");
     let started = js_sys::Date::now();
-    let s = open(&name, js("({ autoReap: false, timeoutMs: 500 })")).await;
+    let opened = try_open(&name, js("({ autoReap: false, timeoutMs: 3000 })")).await;
     let took = js_sys::Date::now() - started;
-    assert!(took >= 650.0, "opened after {took} ms, before the blocker closed");
+    let pokes = num(&call(&spy, "pokes", &[]).await);
+    call(&spy, "restore", &[]).await;
+    let s = opened.unwrap_or_else(|e| panic!("open failed after {took} ms ({pokes} pokes): {}", message(&e)));
+    assert!(pokes >= 1.0, "the open woke IndexedDB");
+    assert!(took >= 2_950.0, "opened after {took} ms, before its first period ended");
     call(&s, "set", &["k".into(), "v".into()]).await;
     assert_eq!(call(&s, "get", &["k".into()]).await, "v");
     call(&s, "close", &[]).await;
@@ -169,11 +180,12 @@ async fn an_open_that_never_answers_times_out_and_the_next_one_succeeds() {
     let e = try_open(&name, js("({ autoReap: false, timeoutMs: 300 })")).await.unwrap_err();
     let took = js_sys::Date::now() - started;
     assert_error(&e, "TimeoutError", &["while opening the database", "no answer within 300 ms, nor within 300 ms more after IndexedDB was woken", "the open was given up", "keeps an older version of this database open"]);
-    assert!((550.0..5_000.0).contains(&took), "gave up after {took} ms");
+    // At least its two periods; the upper bound is a hang bound, not a speed one.
+    assert!((550.0..60_000.0).contains(&took), "gave up after {took} ms");
     call(&blocker, "closeIn", &[0.into()]).await;
-    // The abandoned request now runs: its upgrade is aborted.
-    sleep(300).await;
-    let s = open(&name, js("({ autoReap: false, timeoutMs: 3000 })")).await;
+    // The abandoned request now runs: its upgrade is aborted, and the next open (queued behind it
+    // if it has not run yet) makes the schema.
+    let s = open(&name, js("({ autoReap: false })")).await;
     call(&s, "set", &["k".into(), "v".into()]).await;
     assert_eq!(call(&s, "get", &["k".into()]).await, "v");
     call(&s, "setMany", &[js("[['a', 1], ['b', 2]]")]).await;
@@ -193,7 +205,10 @@ async fn a_running_transaction_is_never_aborted_for_being_slow() {
     let started = js_sys::Date::now();
     call(&s, "setMany", &[js("Array.from({ length: 20000 }, (_, i) => ['k' + i, { i, pad: 'x'.repeat(200) }, { ttl: 3600 }])")]).await;
     let took = js_sys::Date::now() - started;
-    assert_eq!(num(&call(&s, "count", &[]).await), 20_000.0, "took {took} ms");
+    // Counted with plain IndexedDB: the store's own count, under the same 200 ms timeoutMs, is a
+    // new transaction that must answer within 200 ms, which LevelDB busy compacting 20 000 writes
+    // may not (seen on a loaded machine); what this test checks is that every write landed.
+    assert_eq!(raw_store(&name, "entries", "getAllKeys").await.length(), 20_000, "took {took} ms");
     call(&s, "close", &[]).await;
     destroy(&name).await;
 }
