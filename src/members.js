@@ -259,7 +259,7 @@ export function views(read, target, setTimer, now) {
   const matches = ({ prefix, keys, from, to, collection }, k) => {
     if (collection !== undefined) return true;
     if (prefix !== undefined) return typeof k === "string" && k.startsWith(prefix);
-    if (keys !== undefined) return keys.some((x) => x === k);
+    if (keys !== undefined) return keys.includes(k);
     return (from === undefined || cmp(k, from) >= 0) && (to === undefined || cmp(k, to) <= 0);
   };
   const arm = () => {
@@ -269,7 +269,16 @@ export function views(read, target, setTimer, now) {
     timerAt = next === Infinity ? null : next;
     setTimer(timerAt);
   };
+  // The entries of `list` whose expiry has not passed now.
+  const live = (list) => {
+    const t = now();
+    return list.filter((e) => e.at > t);
+  };
   const tell = (v) => {
+    // The clock once more, as late as can be: since the entries were read or the timer rang, wasm
+    // calls and (under load) pauses may have let one expire, and no listener is shown it. (The
+    // timer, set for it, then rings for nothing and is set again.)
+    v.entries = live(v.entries);
     const list = Object.freeze(v.entries.map(({ key, value, expiresAt }) => Object.freeze({ key, value, expiresAt })));
     v.told = true;
     for (const f of [...v.listeners]) {
@@ -283,10 +292,9 @@ export function views(read, target, setTimer, now) {
       let got;
       try { got = await read(v.query, keys); } catch { return; } // closing: nothing to tell
       if (got === undefined || !all.has(v)) return;
-      const t = now();
       // What was read, beside what was shown of the keys not read again; never an entry whose
       // expiry has passed, even one the timer (late under load) has not taken out yet.
-      const next = (keys === undefined ? got : v.entries.filter((e) => !keys.some((k) => k === e.key)).concat(got)).filter((e) => e.at > t);
+      const next = live(keys === undefined ? got : v.entries.filter((e) => !keys.includes(e.key)).concat(got));
       if (keys !== undefined) next.sort((a, b) => cmp(a.key, b.key));
       const same = v.told && next.length === v.entries.length &&
         next.every((e, i) => e.key === v.entries[i].key && e.at === v.entries[i].at && e.value === v.entries[i].value);
@@ -300,16 +308,9 @@ export function views(read, target, setTimer, now) {
     stats: () => [all.size, [...all].reduce((n, v) => n + v.entries.length, 0), timerAt],
     ring(t) {
       timerAt = null;
-      const changed = [];
-      for (const v of all) {
-        const left = v.entries.filter((e) => e.at > t);
-        if (left.length !== v.entries.length) {
-          v.entries = left;
-          changed.push(v);
-        }
-      }
+      // The views holding an entry whose expiry came: `tell` takes it out (by the clock, now).
+      for (const v of [...all].filter((v) => v.entries.some((e) => e.at <= t))) tell(v);
       arm();
-      for (const v of changed) tell(v);
     },
     observe(query, listener) {
       const v = { query, listeners: new Set([(list) => listener(list)]), entries: [], chain: Promise.resolve(), told: false };
