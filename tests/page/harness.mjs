@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -209,4 +209,20 @@ export async function waitForReaperSettled(page) {
     if (now !== last) { last = now; since = Date.now(); }
     return Date.now() - since;
   }, (ms) => ms >= 2_500, EVENT_TIMEOUT_MS, "the reaper's runs steady after the pause");
+}
+
+/**
+ * Raises this test file's CPU priority to nice -10, which the browsers, drivers and servers it
+ * starts afterwards inherit, where the system allows it (root, or CAP_SYS_NICE); elsewhere it stays
+ * as it was. For a file whose checks time what a page shows ("within a frame", "within 100 ms of
+ * its expiry") and that runs beside other files: their browsers, or any other load on the
+ * machine, then cannot starve the renderer it times. Returns whether it was raised.
+ */
+export function raisePriority() {
+  try {
+    setPriority(-10);
+    return true;
+  } catch {
+    return false;
+  }
 }
