@@ -1,7 +1,7 @@
 // The hostile-values catalogue (tests/hostile/catalogue.js) in Chromium, against both of the
 // package's entries (idb-ttl and idb-ttl/lite). hostile.test.mjs runs the default entry's in Firefox
 // and WebKit, where it says what the catalogue covers. Each entry's catalogue runs in shards
-// (hostile-report.mjs: SHARDS, a few hundred cases each), each shard a test with a Chromium of its
+// (hostile-report.mjs: SHARDS, about 900 cases each), each shard a test with a Chromium of its
 // own, two at a time: the run is mostly IndexedDB round trips, so two overlap well. A shard fails
 // when its page makes no progress for minutes (a hang), not when the machine is slow. After the
 // shards, one test per entry checks they ran the whole catalogue together. A file of its own, and
