@@ -149,14 +149,16 @@ STALL_GUARD=(node "$ROOT/scripts/stall-guard.mjs" "$BROWSER_STALL_S" --)
 # no setting for how long it keeps idle connections: it reaches the runner's server through
 # scripts/runner-proxy.mjs, which opens a connection per request and closes it after the answer.
 # And a browser stage runs once more when, and only when, one of its targets never started: the
-# runner says "Failed to detect test as having been run" and that target printed no "running N
-# tests" line, nor did any test fail. A failing or hanging test is never retried.
+# runner says "Failed to detect test as having been run", or the stall guard stopped it, and that
+# target printed no "running N tests" line, nor did any test fail. A failing or hanging test is
+# never retried.
 page_never_loaded() {
   awk '/^ *Running tests\//            { started = 0 }
        /^running [0-9]+ tests?$/        { started = 1 }
        /^test .* \.\.\. FAILED$/      { failed = 1 }
        /^test result: FAILED/           { failed = 1 }
        /Failed to detect test as having been run/ { if (!started) hung = 1 }
+       /^stall-guard: no output for/    { if (!started) hung = 1 }
        END { exit !(hung && !failed) }' "$1"
 }
 node "$ROOT/scripts/runner-proxy.mjs" > "$LOGS/runner-proxy.port" &
