@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use indexed_db_futures::database::Database;
 use indexed_db_futures::error::OpenDbError;
+use indexed_db_futures::factory::DBFactory;
 use indexed_db_futures::prelude::*;
 use indexed_db_futures::internals::SystemRepr;
 use indexed_db_futures::KeyPath;
@@ -94,12 +95,12 @@ pub struct Opened {
     pub data_loss: Option<String>,
 }
 
-#[wasm_bindgen(module = "/src/js/edge.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = wakeIndexedDb)]
-    fn wake_indexed_db();
-    #[wasm_bindgen(js_name = abandonOpen)]
-    fn abandon_open(req: &JsValue);
+/// Asks IndexedDB for its databases and lets the answer go: asking it something else wakes a
+/// stalled one (WebKit; safari-14-idb-fix does the same). Where there is no `databases()` nothing
+/// is asked. The future is dropped unawaited: its promise keeps its handlers until it settles, so a
+/// rejection is handled, not reported.
+fn wake(factory: &DBFactory) {
+    drop(factory.databases());
 }
 
 /// Opens `name` at [`VERSION`], creating or upgrading its stores. An open that gets no answer
@@ -110,7 +111,9 @@ pub async fn open(name: &str, timeout_ms: u32) -> Result<Opened> {
     let op = "opening the database";
     let created = Rc::new(Cell::new(false));
     let upgraded = created.clone();
-    let mut req = Database::open(name)
+    let factory = DBFactory::new().map_err(|e| open_error(name, op, e))?;
+    let mut req = factory
+        .open_db(name)
         .with_version(VERSION)
         .with_on_upgrade_needed(move |event, db| {
             upgraded.set(event.old_version() < 1.0);
@@ -133,15 +136,21 @@ pub async fn open(name: &str, timeout_ms: u32) -> Result<Opened> {
     // the open waits `timeout_ms` more.
     let mut waited = 0;
     while answer.is_none() && waited < timeout_ms {
-        wake_indexed_db();
+        wake(&factory);
         let step = (timeout_ms - waited).min(100);
         answer = within(step, &mut req).await;
         waited += step;
     }
     let _ = target.remove_event_listener_with_callback("upgradeneeded", on_upgrade.as_ref().unchecked_ref());
     let Some(db) = answer else {
-        drop(req);
-        abandon_open(&target);
+        // The request given up on goes on in the background: a connection it opens later is
+        // closed, so it blocks no other open. An upgrade it runs first is a versionchange
+        // transaction, whole or not at all, so it leaves no half schema.
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Ok(db) = req.await {
+                db.close();
+            }
+        });
         return Err(Error::Timeout {
             op: op.into(),
             message: format!(

@@ -293,19 +293,3 @@ export async function persistStorage() {
   if (!s || typeof s.persist !== "function") return false;
   return Boolean(await s.persist());
 }
-
-// ---- Opening (src/idb/schema.rs) ----
-// An open that got no answer in its time: src/idb/schema.rs calls this every 100 ms until the open
-// answers or it gives up. Asking IndexedDB something else wakes a stalled one (WebKit:
-// safari-14-idb-fix does the same). Never throws: where there is no indexedDB.databases() nothing
-// is asked.
-export function wakeIndexedDb() {
-  try { indexedDB.databases().catch(() => {}); } catch {}
-}
-// An open given up on: an upgrade it starts later is aborted (the next open makes the schema)
-// and a connection it opens later is closed, so it neither leaves half a schema nor blocks
-// another open.
-export function abandonOpen(req) {
-  req.addEventListener("upgradeneeded", () => { try { req.transaction.abort(); } catch {} });
-  req.addEventListener("success", () => req.result.close());
-}

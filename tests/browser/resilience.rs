@@ -170,8 +170,8 @@ async fn an_open_that_answers_in_its_second_period_succeeds() {
 
 /// An open that gets no answer in two periods (the second after waking IndexedDB) rejects with a
 /// TimeoutError that says what blocks it; the request given up leaves nothing behind (its late
-/// upgrade is aborted, its late connection closed), so the next open succeeds once the blocker
-/// has gone.
+/// upgrade is one versionchange transaction, its late connection is closed), so the next open
+/// succeeds once the blocker has gone.
 #[wasm_bindgen_test]
 async fn an_open_that_never_answers_times_out_and_the_next_one_succeeds() {
     let name = db_name("open-stuck");
@@ -183,8 +183,8 @@ async fn an_open_that_never_answers_times_out_and_the_next_one_succeeds() {
     // At least its two periods; the upper bound is a hang bound, not a speed one.
     assert!((550.0..60_000.0).contains(&took), "gave up after {took} ms");
     call(&blocker, "closeIn", &[0.into()]).await;
-    // The abandoned request now runs: its upgrade is aborted, and the next open (queued behind it
-    // if it has not run yet) makes the schema.
+    // The abandoned request now runs: it makes the schema (or the next open, queued behind it,
+    // does) and closes its connection, which would otherwise block the `destroy` at the end.
     let s = open(&name, js("({ autoReap: false })")).await;
     call(&s, "set", &["k".into(), "v".into()]).await;
     assert_eq!(call(&s, "get", &["k".into()]).await, "v");
