@@ -4,6 +4,18 @@
 //#: Lines from `//#full` to `//#end full` are what the "idb-ttl/lite" entry lacks: scripts/build.sh
 //#: leaves them out of its typings (lite/index.d.ts), and lines starting `//#` out of both.
 
+/**
+ * The default entry, `"idb-ttl"`: everything the package has.
+ *
+ * A time-to-live store for the browser over IndexedDB. Entries get a `ttl`, an `expiresAt` or an
+ * `idle` window; reads never return an expired entry, and a background reaper removes them.
+ * Start at {@link TtlStore.open}.
+ *
+ * Times are Unix **seconds** unless a name ends in `Ms`.
+ *
+ * @module idb-ttl
+ */
+
 /** A key: a string or a finite number (IndexedDB key order: numbers sort before strings). */
 export type Key = string | number;
 
@@ -132,7 +144,13 @@ export interface StoreOptions {
    * plain values (a snapshot is the app's to keep safe); `import()` encrypts. Time series events
    * are not encrypted.
    */
-  encryption?: boolean | { keyTtl?: TtlInput };
+  encryption?: boolean | {
+    /**
+     * How long writes use one key (a duration above 0 without months or years, as `archiveFor`
+     * takes it): then a new key is made, and the old one stays readable as long again.
+     */
+    keyTtl?: TtlInput;
+  };
   //#end full
 }
 
@@ -144,6 +162,7 @@ export interface StoreOptions {
  * a `"delete"`.
  */
 export interface ExpiredEntryRecord {
+  /** An entry of the key-value store. */
   kind: "entry";
   /** Absent for entries. */
   name?: undefined;
@@ -151,7 +170,9 @@ export interface ExpiredEntryRecord {
   key: Key;
   /** The entry's value. */
   value: unknown;
+  /** When it is gone for good, Unix seconds: its expiry, or, archived, its expiry + `archiveFor`. */
   expiresAt: number;
+  /** `"archive"` with `archiveFor` (it moves to `store.archive`), else `"delete"`. */
   action: "archive" | "delete";
 }
 
@@ -162,6 +183,7 @@ export interface ExpiredEntryRecord {
  * archive tier. A document already past its delete tier when offered is a `"delete"`.
  */
 export interface ExpiredDocumentRecord {
+  /** A document of a collection. */
   kind: "document";
   /** The collection. */
   name: string;
@@ -169,12 +191,15 @@ export interface ExpiredDocumentRecord {
   key: Key;
   /** The whole document. */
   value: unknown;
+  /** When it is gone for good, Unix seconds; `null` when no delete tier follows its archive tier. */
   expiresAt: number | null;
+  /** `"archive"` at an archive tier, else `"delete"`. */
   action: "archive" | "delete";
 }
 
 /** A whole expired time-series bucket offered to `onExpire`; `expiresAt` is its latest event's time + `expireAfter`. */
 export interface ExpiredEventsRecord {
+  /** A whole time-series bucket. */
   kind: "events";
   /** The time series. */
   name: string;
@@ -182,7 +207,9 @@ export interface ExpiredEventsRecord {
   key: string;
   /** The bucket's events. */
   value: unknown[];
+  /** Its latest event's time + `expireAfter`, Unix seconds. */
   expiresAt: number;
+  /** Buckets are deleted, never archived. */
   action: "delete";
 }
 
@@ -199,8 +226,11 @@ export type ExpiredRecord = ExpiredEntryRecord | ExpiredDocumentRecord | Expired
 export interface SetWithTtl {
   /** Time to live: seconds from now, or a duration string. */
   ttl: TtlInput;
+  /** @hidden */
   expiresAt?: never;
+  /** @hidden */
   keepTtl?: never;
+  /** @hidden */
   idle?: never;
 }
 
@@ -208,8 +238,11 @@ export interface SetWithTtl {
 export interface SetWithExpiresAt {
   /** Absolute expiry: Unix seconds, ISO-8601 string, or `Date`. */
   expiresAt: ExpiresAtInput;
+  /** @hidden */
   ttl?: never;
+  /** @hidden */
   keepTtl?: never;
+  /** @hidden */
   idle?: never;
 }
 
@@ -229,6 +262,7 @@ export interface SetIdle {
   ttl?: TtlInput;
   /** The absolute cap (with `ttl`, a `TypeError`). */
   expiresAt?: ExpiresAtInput;
+  /** @hidden */
   keepTtl?: never;
 }
 
@@ -236,15 +270,21 @@ export interface SetIdle {
 export interface SetKeepTtl {
   /** `true`: keep the expiry the entry already has (none if it is new). */
   keepTtl: true;
+  /** @hidden */
   ttl?: never;
+  /** @hidden */
   expiresAt?: never;
+  /** @hidden */
   idle?: never;
 }
 
 /** `set` with no expiry named: the store's `defaultTtl`, or no expiry at all. */
 export interface SetWithoutExpiry {
+  /** Absent: no expiry named. */
   ttl?: undefined;
+  /** Absent: no expiry named. */
   expiresAt?: undefined;
+  /** Absent: not an idle entry. */
   idle?: undefined;
   /** `false` or absent: a plain `set` replaces any earlier expiry. */
   keepTtl?: false;
@@ -280,13 +320,55 @@ export interface AsyncStorageOptions {
  * options reject with the `TypeError` or `RangeError` the store's methods give.
  */
 export interface TtlAsyncStorage<T = unknown> {
-  /** The value, or `null` (never `undefined`) if missing or expired. */
+  /**
+   * The value, or `null` (never `undefined`) if missing or expired.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   getItem(key: string): Promise<T | null>;
-  /** Stores `value` with the storage's `ttl`, or with `options` as `set()` takes them instead. */
+  /**
+   * Stores `value` with the storage's `ttl`, or with `options` as `set()` takes them instead.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   setItem(key: string, value: T, options?: SetOptions): Promise<void>;
-  /** Removes `key`. */
+  /**
+   * Removes `key`.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   removeItem(key: string): Promise<void>;
-  /** Live `[key, value]` pairs whose key starts with the prefix (taken off), in key order. */
+  /**
+   * Live `[key, value]` pairs whose key starts with the prefix (taken off), in key order.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   entries(): Promise<[string, T][]>;
 }
 
@@ -308,9 +390,24 @@ export type ExpireCondition = "noExpiry" | "hasExpiry" | "later" | "sooner";
  * its cap; `only`, the condition on which the expiry is set (none: always).
  */
 export type ExpireOptions =
-  | { /** Seconds from now, or a duration string. */ ttl: TtlInput; expiresAt?: never; idle?: never; only?: ExpireCondition }
-  | { /** Unix seconds, ISO-8601 string, or `Date`. */ expiresAt: ExpiresAtInput; ttl?: never; idle?: never; only?: ExpireCondition }
-  | { /** The idle window (see `SetIdle`). */ idle: TtlInput; ttl?: TtlInput; expiresAt?: ExpiresAtInput; only?: ExpireCondition };
+  | {
+      /** Seconds from now, or a duration string. */ ttl: TtlInput;
+      /** @hidden */ expiresAt?: never;
+      /** @hidden */ idle?: never;
+      /** The condition on which the expiry is set; none: always. */ only?: ExpireCondition;
+    }
+  | {
+      /** Unix seconds, ISO-8601 string, or `Date`. */ expiresAt: ExpiresAtInput;
+      /** @hidden */ ttl?: never;
+      /** @hidden */ idle?: never;
+      /** The condition on which the expiry is set; none: always. */ only?: ExpireCondition;
+    }
+  | {
+      /** The idle window (see `SetIdle`). */ idle: TtlInput;
+      /** The cap, relative to now. */ ttl?: TtlInput;
+      /** The cap, absolute (with `ttl`, a `TypeError`). */ expiresAt?: ExpiresAtInput;
+      /** The condition on which the expiry is set; none: always. */ only?: ExpireCondition;
+    };
 
 /**
  * Options of `incr` and `update`: the expiry to write, as `set` takes it, but no `keepTtl`:
@@ -318,9 +415,24 @@ export type ExpireOptions =
  * creates (a missing or expired one); `update` writes it whatever it finds.
  */
 export type ModifyOptions =
-  | { /** Seconds from now, or a duration string. */ ttl: TtlInput; expiresAt?: never; idle?: never; keepTtl?: never }
-  | { /** Unix seconds, ISO-8601 string, or `Date`. */ expiresAt: ExpiresAtInput; ttl?: never; idle?: never; keepTtl?: never }
-  | { /** The idle window (see `SetIdle`). */ idle: TtlInput; ttl?: TtlInput; expiresAt?: ExpiresAtInput; keepTtl?: never };
+  | {
+      /** Seconds from now, or a duration string. */ ttl: TtlInput;
+      /** @hidden */ expiresAt?: never;
+      /** @hidden */ idle?: never;
+      /** @hidden */ keepTtl?: never;
+    }
+  | {
+      /** Unix seconds, ISO-8601 string, or `Date`. */ expiresAt: ExpiresAtInput;
+      /** @hidden */ ttl?: never;
+      /** @hidden */ idle?: never;
+      /** @hidden */ keepTtl?: never;
+    }
+  | {
+      /** The idle window (see `SetIdle`). */ idle: TtlInput;
+      /** The cap, relative to now. */ ttl?: TtlInput;
+      /** The cap, absolute (with `ttl`, a `TypeError`). */ expiresAt?: ExpiresAtInput;
+      /** @hidden */ keepTtl?: never;
+    };
 
 /**
  * What an `update` updater may return: its result type `R` as it is, unless `R` is a Promise or
@@ -481,10 +593,15 @@ export interface EvictedEventDetail {
 
 /** The events a `TtlStore` dispatches, for typing `addEventListener` handlers. */
 export interface TtlStoreEventMap {
+  /** Records a reaper pass removed because they expired, in any member of the database. */
   expired: CustomEvent<ExpiredEventDetail>;
+  /** A committed write, in any member of the database. */
   change: CustomEvent<ChangeEventDetail>;
+  /** A background pass failed, or `onExpire` failed, in this member. */
   error: CustomEvent<ErrorEventDetail>;
+  /** Entries a write evicted for `maxEntries` or `evictOnQuota`, in any member of the database. */
   evicted: CustomEvent<EvictedEventDetail>;
+  /** The browser had closed the connection and this member's next call opened the database again. */
   reopened: CustomEvent<ReopenedEventDetail>;
 }
 
@@ -540,14 +657,51 @@ export interface StoreEstimate {
  */
 export class Archive {
   private constructor();
+  /** Frees the wasm-side handle; the archive's records stay. */
   free(): void;
-  /** The archived value (entry value or document), `undefined` if not archived or past its delete tier. */
+  /**
+   * The archived value (entry value or document), `undefined` if not archived or past its delete tier.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   get<T = unknown>(key: Key): Promise<T | undefined>;
-  /** Archived values, the soonest to be deleted first. */
+  /**
+   * Archived values, the soonest to be deleted first.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   values<T = unknown>(): Promise<T[]>;
-  /** How many records the archive holds (not yet at their delete tier). */
+  /**
+   * How many records the archive holds (not yet at their delete tier).
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   count(): Promise<number>;
-  /** Empties the archive. */
+  /**
+   * Empties the archive.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   clear(): Promise<void>;
 }
 //#end full
@@ -576,6 +730,7 @@ export interface TtlIndexWithExpireAfter {
   field: string;
   /** Seconds, or a duration without months/years (`"90 days"`, `"PT1H"`). `0`: the field is the expiry time. */
   expireAfter: TtlInput;
+  /** @hidden */
   tiers?: never;
   /** Unit of numeric field values. Default `"s"`. */
   unit?: TimeUnit;
@@ -587,6 +742,7 @@ export interface TtlIndexWithTiers {
   field: string;
   /** The tiers, each reached at `reference + after`; see `TtlTiers`. */
   tiers: TtlTiers;
+  /** @hidden */
   expireAfter?: never;
   /** Unit of numeric field values. Default `"s"`. */
   unit?: TimeUnit;
@@ -598,13 +754,17 @@ export interface TtlIndexWithTiers {
  * a duration without months/years, as `expireAfter`.
  */
 export interface ArchiveTier {
+  /** Seconds after the reference time, or a duration without months or years. */
   after: TtlInput;
+  /** The document leaves the live data for `collection.archive`. */
   action: "archive";
 }
 
 /** A delete tier: at `reference + after` the document is deleted (from the archive, if it was archived). `after` as in `ArchiveTier`. */
 export interface DeleteTier {
+  /** Seconds after the reference time, or a duration without months or years. */
   after: TtlInput;
+  /** The document is deleted. */
   action: "delete";
 }
 
@@ -622,15 +782,19 @@ export type TtlTiers = readonly [DeleteTier | ArchiveTier] | readonly [ArchiveTi
 
 /** A tier as stored: `after` in seconds. */
 export interface TtlTierInfo {
+  /** Seconds after the reference time. */
   after: number;
+  /** What happens then. */
   action: "archive" | "delete";
 }
 
 /** `ttlIndex()`: the TTL index as stored, `expireAfter` in seconds. */
 export interface TtlIndexInfo {
+  /** The document property holding the reference time. */
   field: string;
   /** Seconds; with tiers, the first tier's `after` (when documents leave the live data). */
   expireAfter: number;
+  /** Unit of numeric field values. */
   unit: TimeUnit;
   /**
    * The tiers, `after` in seconds, when the index has an archive tier (a single delete tier is
@@ -651,18 +815,99 @@ export interface CollectionOptions {
 /** A collection of documents with an optional TTL index. Expired documents are never returned. */
 export class Collection {
   private constructor();
+  /** Frees the wasm-side handle; the collection's documents stay. */
   free(): void;
+  /** The collection's name. */
   readonly name: string;
+  /** The document property holding its id. */
   readonly keyPath: string;
-  /** Stores a document, replacing the one with the same id. */
+  /**
+   * Stores a document, replacing the one with the same id.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   put(doc: object): Promise<void>;
-  /** Stores documents in one transaction, all or nothing. */
+  /**
+   * Stores documents in one transaction, all or nothing.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   putMany(docs: object[]): Promise<void>;
-  /** The live document, or `undefined`. */
+  /**
+   * The live document, or `undefined`.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   get<T = unknown>(id: Key): Promise<T | undefined>;
+  /**
+   * The live documents of `ids`, in their order, `undefined` where missing or expired.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   getMany<T = unknown>(ids: Key[]): Promise<(T | undefined)[]>;
-  /** `true` if a live document was removed. */
+  /**
+   * `true` if a live document was removed.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   delete(id: Key): Promise<boolean>;
+  /**
+   * Removes the documents of `ids`; how many live documents were removed.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   deleteMany(ids: Key[]): Promise<number>;
   /**
    * MongoDB's `findOneAndUpdate`: runs `updater(doc)` (the live document, or `undefined`)
@@ -670,19 +915,77 @@ export class Collection {
    * promise resolves to. Its id (the `keyPath` field) must still be `id` (else a `TypeError`);
    * its expiry is read from its TTL field, so `doc.createdAt = new Date()` moves it on. Returning
    * `undefined` deletes the document. Throwing and Promises as in `TtlStore.update`.
+   * @throws whatever the updater throws; nothing is written.
+   * @throws `TypeError`: a bad id, a document whose id changed, an updater that returns a Promise;
+   *   nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
    */
   update<T extends object = Record<string, unknown>, R extends T | undefined = T | undefined>(
     id: Key,
     updater: (doc: T | undefined) => SyncResult<R>,
   ): Promise<R>;
-  /** Number of live documents. */
+  /**
+   * Number of live documents.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   count(): Promise<number>;
-  /** Live documents in id order. */
+  /**
+   * Live documents in id order.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   values<T = unknown>(): Promise<T[]>;
+  /**
+   * Removes every document (the archive stays).
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   clear(): Promise<void>;
-  /** Changes the TTL window (MongoDB `collMod`): O(1), no document is rewritten. */
+  /**
+   * Changes the TTL window (MongoDB `collMod`): O(1), no document is rewritten.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   setExpireAfter(expireAfter: TtlInput): Promise<void>;
-  /** Changes the TTL index's tiers (same rules as `ttlIndex.tiers`): O(1), no document is rewritten. */
+  /**
+   * Changes the TTL index's tiers (same rules as `ttlIndex.tiers`): O(1), no document is rewritten.
+   * @throws `TypeError` or `RangeError`: tiers that are not one of the accepted shapes, saying what
+   *   is accepted.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   setTiers(tiers: TtlTiers): Promise<void>;
   /** Documents past an archive tier, readable until their delete tier. */
   readonly archive: Archive;
@@ -694,9 +997,19 @@ export class Collection {
    * the TTL field plus `expireAfter`, in Unix seconds; `null` without a TTL index), at once, after
    * every change here or in another tab or worker (a new window from `setExpireAfter` included),
    * and as each document expires. Returns the function that stops it.
+   * @throws `TypeError`, thrown at once: a listener that is not a function.
+   * @throws `StoreClosedError`, thrown at once: the store was closed.
    */
   observe<T = unknown>(listener: (documents: readonly ViewEntry<T>[]) => void): () => void;
-  /** Removes the TTL index (documents then never expire); `false` if there was none. */
+  /**
+   * Removes the TTL index (documents then never expire); `false` if there was none.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   dropTtlIndex(): Promise<boolean>;
 }
 //#end full
@@ -720,9 +1033,13 @@ export interface TimeSeriesOptions {
 
 /** `timeSeries.options`, `expireAfter` in seconds. */
 export interface TimeSeriesInfo {
+  /** The event property holding its time. */
   timeField: string;
+  /** The event property identifying its series; `null` for none. */
   metaField: string | null;
+  /** The bucket span. */
   granularity: Granularity;
+  /** Seconds after their time that events expire; `null`: never. */
   expireAfter: number | null;
 }
 
@@ -731,38 +1048,151 @@ export interface TimeSeriesInfo {
 export interface QueryOptions {
   /** Only the events of this meta value. */
   meta?: unknown;
+  /** The earliest event time, included. */
   from?: ExpiresAtInput;
+  /** The latest event time, included. */
   to?: ExpiresAtInput;
 }
 
 /** A time series whose events are stored in buckets of up to 1000 (MongoDB time-series collections). */
 export class TimeSeries {
   private constructor();
+  /** Frees the wasm-side handle; the events stay. */
   free(): void;
+  /** The time series' name. */
   readonly name: string;
+  /** Its definition, `expireAfter` in seconds. */
   readonly options: TimeSeriesInfo;
+  /**
+   * Appends one event.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   insert(event: object): Promise<void>;
-  /** Appends events in one transaction, all or nothing; resolves to the bucket records written. */
+  /**
+   * Appends events in one transaction, all or nothing; resolves to the bucket records written.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   insertMany(events: object[]): Promise<number>;
-  /** Live events in range, oldest first. */
+  /**
+   * Live events in range, oldest first.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   query<T = unknown>(options?: QueryOptions): Promise<T[]>;
-  /** Number of live events. */
+  /**
+   * Number of live events.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   count(): Promise<number>;
-  /** Bucket records stored (including expired ones not reaped yet). */
+  /**
+   * Bucket records stored (including expired ones not reaped yet).
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   bucketCount(): Promise<number>;
+  /**
+   * Removes every event.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   clear(): Promise<void>;
 }
 //#end full
 
 /** A JSON snapshot made by `store.export()`. Values are JSON; a `Date` is `{ "$date": ISO }`. */
 export interface Snapshot {
+  /** Always `"idb-ttl-snapshot"`. */
   format: "idb-ttl-snapshot";
+  /** The snapshot format's version. */
   version: 1;
+  /** The database it was exported from. */
   database: string;
+  /** When, Unix seconds. */
   exportedAt: number;
-  entries: { key: Key; expiresAt: number | null; value: unknown }[];
-  collections: { name: string; keyPath: string; ttlIndex: TtlIndexInfo | null; documents: { expiresAt: number | null; document: unknown }[] }[];
-  timeSeries: { name: string; options: TimeSeriesInfo; buckets: { meta: unknown; expiresAt: number | null; events: unknown[] }[] }[];
+  /** The live entries. */
+  entries: {
+    /** The entry's key. */
+    key: Key;
+    /** Unix seconds; `null` = no expiry. */
+    expiresAt: number | null;
+    /** The value, as JSON. */
+    value: unknown;
+  }[];
+  /** The collections, each with its definition and live documents. */
+  collections: {
+    /** The collection's name. */
+    name: string;
+    /** The document property holding its id. */
+    keyPath: string;
+    /** Its TTL index, or `null`. */
+    ttlIndex: TtlIndexInfo | null;
+    /** Its live documents. */
+    documents: {
+      /** Unix seconds; `null` = never. */
+      expiresAt: number | null;
+      /** The document, as JSON. */
+      document: unknown;
+    }[];
+  }[];
+  /** The time series, each with its definition and live buckets. */
+  timeSeries: {
+    /** The time series' name. */
+    name: string;
+    /** Its definition. */
+    options: TimeSeriesInfo;
+    /** Its buckets. */
+    buckets: {
+      /** The bucket's meta value. */
+      meta: unknown;
+      /** When the whole bucket expires, Unix seconds; `null` = never. */
+      expiresAt: number | null;
+      /** Its events, as JSON. */
+      events: unknown[];
+    }[];
+  }[];
 }
 
 /**
@@ -787,14 +1217,19 @@ export interface LongOptions {
 
 /** How far a long call got. */
 export interface Progress {
+  /** Records written, read or removed so far. */
   done: number;
+  /** How many there are in all. */
   total: number;
 }
 
 /** What `store.import(snapshot)` restored. */
 export interface ImportReport {
+  /** Entries written. */
   entries: number;
+  /** Documents written. */
   documents: number;
+  /** Time-series events written. */
   events: number;
   /** Entries, documents and events left out because they expired since the export. */
   skipped: number;
@@ -827,9 +1262,33 @@ export class TtlStore {
    * a `TimeoutError` ("while opening the database"): usually another tab or worker keeps an older
    * version of the database open. Close or reload it and open again; the given-up open leaves
    * nothing behind.
+   * @throws `TypeError`: a name that is not a non-empty string, an unknown or mistyped option, or
+   *   options given to the lite entry that only the default entry has.
+   * @throws `RangeError`: an option out of range (a negative `defaultTtl`, `archiveFor: 0`...).
+   * @throws `TimeoutError`: the open got no answer within `timeoutMs`, nor `timeoutMs` after waking
+   *   IndexedDB.
+   * @throws `StoreUnavailableError`: no IndexedDB here (Node during server-side rendering, storage
+   *   disabled), or the WebAssembly module could not load (a Content-Security-Policy without
+   *   `'wasm-unsafe-eval'`, no `DecompressionStream`).
+   * @throws `StoreUnsupportedError`: from `"idb-ttl/lite"` only, the database holds collections,
+   *   time series, archived records or encryption keys, which only `"idb-ttl"` reads.
+   * @example
+   * ```ts
+   * const store = await TtlStore.open("app-cache", { defaultTtl: "1 day", reapIntervalMs: 60_000 });
+   * ```
    */
   static open(name: string, options?: StoreOptions): Promise<TtlStore>;
-  /** Deletes the whole database; open stores on it close (later calls reject with `StoreClosedError`). */
+  /**
+   * Deletes the whole database; open stores on it close (later calls reject with `StoreClosedError`).
+   * @throws `TypeError`: a name that is not a non-empty string.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StoreUnavailableError`: no IndexedDB here (Node during server-side rendering, storage
+   *   disabled), or the WebAssembly module could not load (a Content-Security-Policy without
+   *   `'wasm-unsafe-eval'`, no `DecompressionStream`).
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   static destroy(name: string): Promise<void>;
   /** The database name. */
   readonly name: string;
@@ -856,6 +1315,10 @@ export class TtlStore {
   /**
    * `navigator.storage.estimate()`'s `usage` and `quota` (absent without a StorageManager) with
    * the store's live and expired-but-still-stored entries.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
    */
   estimate(): Promise<StoreEstimate>;
   /**
@@ -863,6 +1326,8 @@ export class TtlStore {
    * evict under pressure; resolves to whether it is granted (`false` without a StorageManager).
    * Firefox shows the user a permission prompt and the promise waits for the answer; Chromium
    * grants by site engagement, without asking.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
    */
   persistStorage(): Promise<boolean>;
   //#full: not in idb-ttl/lite
@@ -871,38 +1336,228 @@ export class TtlStore {
    * they encrypted (entries and documents) in one transaction: from the moment it resolves
    * nothing of it is readable in any tab or worker (reads `undefined`, `count()` 0), and views and
    * watches hear a clear. A store without encryption refuses it with a `TypeError` (use `clear()`).
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written. (here: a store opened without
+   *   `encryption`)
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
    */
   shred(): Promise<void>;
   //#end full
-  /** Writes `value` under `key`; resolves once committed. An expiry in the past removes the key. */
+  /**
+   * Writes `value` under `key`; resolves once committed. An expiry in the past removes the key.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   * @example
+   * ```ts
+   * await store.set("session", { user: 7 }, { ttl: 3600 });                    // an hour from now
+   * await store.set("banner", "hello", { expiresAt: "2036-12-24T18:00:00Z" }); // an instant
+   * await store.set("sid", "abc", { idle: "30 min", ttl: "12 h" });            // idle, with a cap
+   * ```
+   */
   set(key: Key, value: unknown, options?: SetOptions): Promise<void>;
-  /** The value, or `undefined` if missing or expired. An idle entry's window starts again (see `SetIdle`). */
+  /**
+   * The value, or `undefined` if missing or expired. An idle entry's window starts again (see `SetIdle`).
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   get<T = unknown>(key: Key): Promise<T | undefined>;
-  /** Like `get`, without starting an idle entry's window again. */
+  /**
+   * Like `get`, without starting an idle entry's window again.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   peek<T = unknown>(key: Key): Promise<T | undefined>;
-  /** Whether `key` has a live (unexpired) entry. */
+  /**
+   * Whether `key` has a live (unexpired) entry.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   has(key: Key): Promise<boolean>;
-  /** Removes `key`; `true` if a live entry was removed. */
+  /**
+   * Removes `key`; `true` if a live entry was removed.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   delete(key: Key): Promise<boolean>;
-  /** Removes every entry. */
+  /**
+   * Removes every entry.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   * @throws the `signal`'s reason, when it aborts the call (see `LongOptions`).
+   */
   clear(options?: LongOptions): Promise<void>;
-  /** Writes every entry in one transaction: all or nothing (an aborted `signal` writes nothing). */
+  /**
+   * Writes every entry in one transaction: all or nothing (an aborted `signal` writes nothing).
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   * @throws the `signal`'s reason, when it aborts the call (see `LongOptions`).
+   * @example
+   * ```ts
+   * await store.setMany([["a", 1], ["b", 2, { ttl: 60 }]], {
+   *   signal: controller.signal,
+   *   onProgress: ({ done, total }) => console.log(`${done} / ${total}`),
+   * });
+   * ```
+   */
   setMany(entries: SetManyEntry[], options?: LongOptions): Promise<void>;
-  /** Values in the order of `keys`, `undefined` where missing or expired. */
+  /**
+   * Values in the order of `keys`, `undefined` where missing or expired.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   getMany<T = unknown>(keys: Key[]): Promise<(T | undefined)[]>;
-  /** Removes `keys`; how many live entries were removed. */
+  /**
+   * Removes `keys`; how many live entries were removed.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   deleteMany(keys: Key[]): Promise<number>;
-  /** Live keys, in IndexedDB key order (numbers before strings). */
+  /**
+   * Live keys, in IndexedDB key order (numbers before strings).
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   keys(): Promise<Key[]>;
-  /** Live values, in key order. */
+  /**
+   * Live values, in key order.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   values<T = unknown>(): Promise<T[]>;
-  /** Live `[key, value]` pairs, in key order. */
+  /**
+   * Live `[key, value]` pairs, in key order.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   entries<T = unknown>(): Promise<[Key, T][]>;
-  /** Number of live entries. */
+  /**
+   * Number of live entries.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   count(): Promise<number>;
-  /** Expiry in Unix seconds; `null` = no expiry; `undefined` = missing or expired. */
+  /**
+   * Expiry in Unix seconds; `null` = no expiry; `undefined` = missing or expired.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   expiresAt(key: Key): Promise<number | null | undefined>;
-  /** Seconds left (fractional); `null` = no expiry; `undefined` = missing or expired. */
+  /**
+   * Seconds left (fractional); `null` = no expiry; `undefined` = missing or expired.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   ttl(key: Key, options?: { detail?: false }): Promise<number | null | undefined>;
   /** With `{ detail: true }`: seconds left with an idle entry's window and cap; `undefined` = missing or expired. */
   ttl(key: Key, options: { detail: true }): Promise<TtlDetail | undefined>;
@@ -910,25 +1565,85 @@ export class TtlStore {
    * Sets or changes the expiry of a live entry (Redis `EXPIRE`), only when `only` holds if given
    * (see `ExpireCondition`); `true` if the entry was live and the expiry was set, `false` if it
    * was missing or expired or the condition did not hold. A past expiry removes it.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
    */
   expire(key: Key, options: ExpireOptions): Promise<boolean>;
-  /** Removes the expiry (Redis `PERSIST`); `false` if missing or it had none. */
+  /**
+   * Removes the expiry (Redis `PERSIST`); `false` if missing or it had none.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   persist(key: Key): Promise<boolean>;
   /**
    * Writes `value` only where no live entry is (Redis `SET NX`; an expired entry not reaped yet
    * counts as absent); `true` if it wrote. Options as `set`'s. One readwrite transaction: of
    * any number of tabs and workers adding one key at once, exactly one gets `true`.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   * @example
+   * ```ts
+   * if (await store.add("banner:seen", true, { ttl: "1 day" })) showBanner(); // one tab a day
+   * ```
    */
   add(key: Key, value: unknown, options?: SetOptions): Promise<boolean>;
   /**
    * Writes `value` only over a live entry (Redis `SET XX`); `true` if it wrote, `false` (nothing
    * written) if the key is missing or expired. Options as `set`'s: `{ keepTtl: true }` keeps the
    * entry's expiry.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
    */
   replace(key: Key, value: unknown, options?: SetOptions): Promise<boolean>;
   /**
    * The live value, deleted in the same transaction (Redis `GETDEL`): of several tabs taking one
    * key at once, one gets it. `undefined` (nothing deleted) if missing or expired.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
    */
   take<T = unknown>(key: Key): Promise<T | undefined>;
   /**
@@ -939,6 +1654,24 @@ export class TtlStore {
    * `incr("hits", 1, { ttl: 60 })` counts in a fixed 60 s window. Nothing is written when the
    * stored value is not a number or `by` is not a finite number (`TypeError` naming the key), or
    * the sum is not finite (`RangeError`).
+   * @throws `TypeError`: a bad key or options, a `by` that is not a finite number, or a stored
+   *   value that is not a number; nothing is written.
+   * @throws `RangeError`: a sum that is not finite, or a number out of range in the options;
+   *   nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   * @example
+   * ```ts
+   * // A fixed-window rate limit: at most 5 attempts a minute, counted across tabs.
+   * const attempts = await store.incr(`login:${user}`, 1, { ttl: 60 });
+   * if (attempts > 5) throw new Error("too many attempts, try again in a minute");
+   * ```
    */
   incr(key: Key, by?: number, options?: ModifyOptions): Promise<number>;
   /**
@@ -953,6 +1686,21 @@ export class TtlStore {
    * keep it free of side effects.
    *
    * Type the value with `update<T>(key, (current) => ...)` or by annotating `current`.
+   * @throws whatever the updater throws; nothing is written.
+   * @throws `TypeError`: a bad key or options, an updater that is not a function or returns a
+   *   Promise or another thenable; nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; in an encrypted store,
+   *   also 50 rounds undone by other writes.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   * @example
+   * ```ts
+   * const recent = await store.update<string[]>("recent", (list) => [...(list ?? []), "/home"].slice(-10));
+   * ```
    */
   update<T = unknown, R extends T | undefined = T | undefined>(
     key: Key,
@@ -960,15 +1708,48 @@ export class TtlStore {
     options?: ModifyOptions,
   ): Promise<R>;
   //#full: not in idb-ttl/lite
-  /** Opens collection `name`, creating it if new. */
+  /**
+   * Opens collection `name`, creating it if new.
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   collection(name: string, options?: CollectionOptions): Promise<Collection>;
-  /** Opens time series `name`, creating it with `options` if new (only `expireAfter` may change later). */
+  /**
+   * Opens time series `name`, creating it with `options` if new (only `expireAfter` may change later).
+   * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
+   *   mistyped option, an unparsable expiry); nothing is written.
+   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
+   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   */
   timeSeries(name: string, options?: TimeSeriesOptions): Promise<TimeSeries>;
   //#end full
   /**
    * A JSON-serialisable snapshot of every live entry, document and event with its expiry.
    * Rejects with a `TypeError` naming the value if one cannot be carried by JSON (a `Map`, a
    * `Blob`, `undefined`...): nothing is silently changed.
+   * @throws `TypeError`: a value JSON cannot carry faithfully (a `Map`, a `Blob`, `undefined`...),
+   *   named by its key and path; or a bad option.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   * @throws the `signal`'s reason, when it aborts the call (see `LongOptions`).
    */
   export(options?: LongOptions): Promise<Snapshot>;
   /**
@@ -976,21 +1757,53 @@ export class TtlStore {
    * page by page as the stream is read, so a million entries never sit in one array. Write each
    * as a line of JSON to save it to a file; `import()` takes the stream, or such a file's
    * stream, back. Bad options throw a `TypeError` here.
+   * @throws `TypeError`, thrown at once: a bad option. Failures while reading error the stream.
    */
   exportStream(options?: LongOptions): ReadableStream<Snapshot>;
   /**
    * Restores a snapshot, a stream of them (`exportStream()`), or a stream of text or bytes with
    * one snapshot per line (a file of them); what expired since the export is left out. All or
    * nothing: a stream is read to its end before anything is written.
+   * @throws `TypeError`: a snapshot item, a stream line or a value that is not what `export()`
+   *   writes (nothing is written), or a collection or time series that exists with another
+   *   definition.
+   * @throws `RangeError`: an expiry out of range (`NaN`, milliseconds); nothing is written.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `QuotaExceededError`: the browser refused the write for space (with `evictOnQuota`,
+   *   even after evicting), or `maxEntries` could not be kept; nothing is written.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   * @throws the `signal`'s reason, when it aborts the call (see `LongOptions`).
    */
   import(snapshot: Snapshot | ReadableStream<Snapshot | string | Uint8Array>, options?: LongOptions): Promise<ImportReport>;
   /**
    * A storage object over this store's entries for TanStack Query's persisters: `prefix`
    * namespaces its keys, `ttl` is every write's expiry. Bad options throw a `TypeError` or
    * `RangeError` here.
+   * @throws `TypeError`, thrown at once: an unknown option, a prefix that is not a string, an
+   *   `idle` that is not a duration.
+   * @throws `RangeError`, thrown at once: a negative `ttl` or `idle`.
+   * @example
+   * ```ts
+   * const storage = store.asyncStorage({ prefix: "queries:", ttl: "1 day" });
+   * await storage.setItem("todos", [{ id: 1 }]);
+   * ```
    */
   asyncStorage<T = unknown>(options?: AsyncStorageOptions): TtlAsyncStorage<T>;
-  /** Runs one reaper pass now (with `onExpire`, awaiting it here). A failed hand-off resolves with `handOffFailed: true`. */
+  /**
+   * Runs one reaper pass now (with `onExpire`, awaiting it here). A failed hand-off resolves with `handOffFailed: true`.
+   * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
+   *   the database.
+   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
+   *   aborted and nothing of the call kept.
+   * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
+   *   encrypted store, also a record that does not decrypt).
+   * @throws the `signal`'s reason, when it aborts the call (see `LongOptions`). What the pass
+   *   removed before stays removed.
+   */
   reap(options?: LongOptions): Promise<ReapReport>;
   /** Reaper counters. */
   stats(): Stats;
@@ -1007,8 +1820,11 @@ export class TtlStore {
    * `"expired"`: records a pass removed because they expired; `"change"`: a committed write;
    * `"error"`: a background pass failed, or `onExpire` failed; `"evicted"`: entries a write
    * evicted for `maxEntries` or `evictOnQuota`. Any other type throws a `TypeError`.
+   * @throws `TypeError`, thrown at once: an unknown event type or a listener that is not a
+   *   function.
    */
   addEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
+  /** Removes a listener `addEventListener` added. */
   removeEventListener<K extends keyof TtlStoreEventMap>(type: K, listener: (event: TtlStoreEventMap[K]) => void): void;
   /**
    * Watches `key`: `listener(value)` is called with its value once read (`undefined` if missing),
@@ -1023,6 +1839,15 @@ export class TtlStore {
    * For React's `useSyncExternalStore`, keep the last value a listener was given:
    * `let value; const subscribe = (onChange) => store.watch(key, (v) => { value = v; onChange(); });
    * const getSnapshot = () => value;`
+   * @throws `TypeError`, thrown at once: a bad key or a listener that is not a function.
+   * @throws `RangeError`, thrown at once: a NaN key.
+   * @throws `StoreClosedError`, thrown at once: the store was closed.
+   * @example
+   * ```ts
+   * const stop = store.watch<{ user: number }>("session", (session) => {
+   *   if (session === undefined) showLogin(); // deleted, or expired: told at its expiry
+   * });
+   * ```
    */
   watch<T = unknown>(key: Key, listener: (value: T | undefined) => void): () => void;
   /**
@@ -1038,6 +1863,16 @@ export class TtlStore {
    * const getSnapshot = () => list;`
    * Returns the function that stops the view. A bad query or listener throws a `TypeError` (a NaN
    * key a `RangeError`); a listener that throws is reported and changes nothing else.
+   * @throws `TypeError`, thrown at once: a query that is not one of the three kinds, or a listener
+   *   that is not a function.
+   * @throws `RangeError`, thrown at once: a NaN key.
+   * @throws `StoreClosedError`, thrown at once: the store was closed.
+   * @example
+   * ```ts
+   * const stop = store.observe<{ user: string }>({ prefix: "session:" }, (sessions) => {
+   *   console.log(sessions.map((s) => s.value.user)); // shrinks as each one expires
+   * });
+   * ```
    */
   observe<T = unknown>(query: ViewQuery, listener: (entries: readonly ViewEntry<T>[]) => void): () => void;
 }
@@ -1047,13 +1882,30 @@ export class TtlStore {
  * or the keys from `from` to `to`, both included (an absent end is open).
  */
 export type ViewQuery =
-  | { prefix: string; keys?: never; from?: never; to?: never }
-  | { keys: Key[]; prefix?: never; from?: never; to?: never }
-  | { from?: Key; to?: Key; prefix?: never; keys?: never };
+  | {
+      /** String keys starting with it. */ prefix: string;
+      /** @hidden */ keys?: never;
+      /** @hidden */ from?: never;
+      /** @hidden */ to?: never;
+    }
+  | {
+      /** The keys listed. */ keys: Key[];
+      /** @hidden */ prefix?: never;
+      /** @hidden */ from?: never;
+      /** @hidden */ to?: never;
+    }
+  | {
+      /** The first key, included; absent: from the start. */ from?: Key;
+      /** The last key, included; absent: to the end. */ to?: Key;
+      /** @hidden */ prefix?: never;
+      /** @hidden */ keys?: never;
+    };
 
 /** An entry as a live view shows it. */
 export interface ViewEntry<T = unknown> {
+  /** The entry's key (a document's id). */
   readonly key: Key;
+  /** Its value (the document). */
   readonly value: T;
   /** Unix seconds; `null` = no expiry. */
   readonly expiresAt: number | null;

@@ -1,5 +1,12 @@
 // The typings of "idb-ttl/react": React hooks over stores of the default entry (any store for
 // useEntry and useView).
+/**
+ * React hooks over a store of the default entry: `useEntry`, `useView`, `useStore` (`useEntry` and `useView`
+ * take a store of either entry). JavaScript over the public API, loaded only when imported; React
+ * 18 or 19 as a peer dependency.
+ *
+ * @module idb-ttl/react
+ */
 import type { StoreOptions, TtlStore } from "../index.js";
 
 export { useEntry, useView } from "./hooks.js";

@@ -1,5 +1,10 @@
 // The typings of "idb-ttl/lite/react": the hooks of "idb-ttl/react", with useStore opening the
 // lite entry's TtlStore.
+/**
+ * The hooks of `"idb-ttl/react"`, with `useStore` opening the lite entry's `TtlStore`.
+ *
+ * @module idb-ttl/lite/react
+ */
 import type { StoreOptions, TtlStore } from "../lite/index.js";
 
 export { useEntry, useView } from "./hooks.js";

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The docs check, run by scripts/test.sh after the typings check (CONTRIBUTING.md, "The docs"):
+#   bash scripts/docs.sh          the API reference (TypeDoc, any warning fails, every export
+#                                 documented) built into a temporary directory must equal the
+#                                 committed docs/reference/; every ts/js/tsx/jsx block of README.md
+#                                 and docs/*.md compiles under tsc --strict against the package's
+#                                 typings; every relative link and #fragment of the Markdown resolves
+#   bash scripts/docs.sh build    writes the API reference into docs/reference/ (commit it)
+# Needs the root npm dev dependencies (scripts/setup.sh); builds nothing else.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source "$ROOT/scripts/env.sh"
+
+node scripts/docs-check.mjs typings
+
+# TypeDoc reads the typings as made above (the lite entry's are made, not written), so its
+# options are in typedoc.json with the entry points there.
+reference() {
+  typedoc --options typedoc.json --out "$1" --logLevel Warn
+}
+
+case "${1:-check}" in
+  build)
+    rm -rf docs/reference
+    reference docs/reference
+    echo "reference: docs/reference/ written ($(find docs/reference -name '*.md' | wc -l) pages)"
+    ;;
+  check)
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+    reference "$tmp/reference"
+    if ! diff -r -q docs/reference "$tmp/reference" >/dev/null 2>&1; then
+      diff -r -u docs/reference "$tmp/reference" | head -40 || true
+      echo "docs: docs/reference/ is not what the typings make: run 'bash scripts/docs.sh build' and commit it" >&2
+      exit 1
+    fi
+    echo "reference: TypeDoc, no warning, $(find "$tmp/reference" -name '*.md' | wc -l) pages, equal to docs/reference/"
+    node scripts/docs-check.mjs blocks
+    node scripts/docs-check.mjs links
+    ;;
+  *)
+    echo "usage: bash scripts/docs.sh [check|build]" >&2
+    exit 2
+    ;;
+esac
