@@ -14,3 +14,16 @@ declare const file: File;
 declare function showLogin(): void;
 declare function greet(user: number): void;
 declare function refetchFromServer(): void;
+
+// JSX without React's types (the repository has none): elements are typed loosely, the hooks
+// (idb-ttl/react's own typings) precisely.
+declare namespace JSX {
+  type Element = unknown;
+  interface IntrinsicElements {
+    [name: string]: {
+      [attribute: string]: unknown;
+      onChange?: (event: { target: HTMLInputElement | HTMLTextAreaElement }) => void;
+      onClick?: (event: MouseEvent) => void;
+    };
+  }
+}

@@ -3,7 +3,7 @@
 // store opens, bad input refused with the store's own errors and nothing written, the setter's
 // forms and expiry options, a key that changes, one open per name and options under StrictMode
 // and its close, a failed open and a bad query to the error boundary, and the lite entry's hooks;
-// and the README's React example as it stands there. The app-level bars (two tabs, expiry timing,
+// and the React guide's example (docs/react.md) as it stands there. The app-level bars (two tabs, expiry timing,
 // three engines, React 18, SSR) are tests/package/react.test.mjs. Run with
 // `node --test tests/page/` after scripts/build.sh.
 
@@ -22,14 +22,13 @@ before(async () => {
   rmSync(modules, { recursive: true, force: true });
   mkdirSync(modules, { recursive: true });
   symlinkSync(join(ROOT, "www/pkg"), join(modules, "idb-ttl"), "dir");
-  // The README's React example as it stands there, in the same bundle (one React): its components on window.readme.
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = /^### React: `idb-ttl\/react`\n([\s\S]*?)^### /m.exec(readme);
-  assert.ok(section, "README.md has no \"React: `idb-ttl/react`\" section");
-  const example = /```jsx\n([\s\S]*?)```/.exec(section[1]);
-  assert.ok(example, "the README's React section has no jsx example");
-  writeFileSync(join(OUT, "readme-react.jsx"), `${example[1]}\nwindow.readme = { Draft, Offer, Likes, Sessions };\n`);
-  writeFileSync(join(OUT, "react-hooks-entry.mjs"), `import ${JSON.stringify(join(ROOT, "tests/page/fixtures/react-hooks.mjs"))};\nimport "./readme-react.jsx";\n`);
+  // The React guide's example as it stands there (TypeScript: esbuild strips its types), in the
+  // same bundle (one React): its components on window.readme.
+  const guide = readFileSync(join(ROOT, "docs/react.md"), "utf8");
+  const example = /```tsx\n([\s\S]*?)```/.exec(guide);
+  assert.ok(example, "docs/react.md has no tsx example");
+  writeFileSync(join(OUT, "readme-react.tsx"), `${example[1]}\nwindow.readme = { Draft, Offer, Likes, Sessions };\n`);
+  writeFileSync(join(OUT, "react-hooks-entry.mjs"), `import ${JSON.stringify(join(ROOT, "tests/page/fixtures/react-hooks.mjs"))};\nimport "./readme-react.tsx";\n`);
   await build({
     entryPoints: [join(OUT, "react-hooks-entry.mjs")],
     jsx: "automatic",
@@ -59,7 +58,7 @@ async function inPage(scenario, arg) {
   return result;
 }
 
-test("the README's React example, as it stands there: its four components render, share one store, count, start an offer, list sessions", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("the React guide's example (docs/react.md), as it stands there: its four components render, share one store, count, start an offer, list sessions", { timeout: TEST_TIMEOUT_MS }, async () => {
   const r = await inPage(async () => {
     const { React: { createElement: h }, TtlStore } = window.lib;
     const { Draft, Offer, Likes, Sessions } = window.readme;
