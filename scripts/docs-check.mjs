@@ -122,7 +122,9 @@ function checkBlocks() {
       files.push(last);
     }
   }
-  const names = [];
+  // A block that starts with `/// <reference lib="webworker" />` (a service worker) is compiled as
+  // worker code: without the DOM's types, which clash with the worker's.
+  const names = { dom: [], webworker: [] };
   for (const f of files) {
     const out = [];
     f.map = [];
@@ -133,16 +135,16 @@ function checkBlocks() {
     // A block with no import or export is a script to tsc; make it a module (top-level await, own scope).
     if (!/^\s*(import|export)\b/m.test(out.join("\n"))) out.push("export {};");
     writeFileSync(join(dir, f.name), out.join("\n") + "\n");
-    names.push(f.name);
+    names[/^\/\/\/ <reference lib="webworker" \/>/.test(out[0]) ? "webworker" : "dom"].push(f.name);
   }
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
+  const tsconfig = (env) => ({
     compilerOptions: {
       strict: true,
       noEmit: true,
       target: "es2022",
       module: "esnext",
       moduleResolution: "bundler",
-      lib: ["es2022", "dom", "dom.iterable"],
+      lib: env === "dom" ? ["es2022", "dom", "dom.iterable"] : ["es2022", "webworker", "webworker.iterable"],
       allowJs: true,
       checkJs: true,
       jsx: "preserve",
@@ -155,13 +157,17 @@ function checkBlocks() {
         "idb-ttl/lite/react": [join(PKG, "react/lite.d.ts")],
       },
     },
-    files: [join(ROOT, "scripts/docs-check/app.d.ts"), ...names],
-  }, null, 2));
+    files: env === "dom" ? [join(ROOT, "scripts/docs-check/app.d.ts"), ...names.dom] : names.webworker,
+  });
   let output = "";
-  try {
-    execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json"), "--pretty", "false"], { cwd: dir, encoding: "utf8", stdio: "pipe" });
-  } catch (e) {
-    output = `${e.stdout}${e.stderr}`;
+  for (const env of ["dom", "webworker"]) {
+    if (!names[env].length) continue;
+    writeFileSync(join(dir, `tsconfig.${env}.json`), JSON.stringify(tsconfig(env), null, 2));
+    try {
+      execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(dir, `tsconfig.${env}.json`), "--pretty", "false"], { cwd: dir, encoding: "utf8", stdio: "pipe" });
+    } catch (e) {
+      output += `${e.stdout}${e.stderr}`;
+    }
   }
   if (output.trim()) {
     // name.ts(12,5): error TS...: point at the page's line instead.
@@ -175,7 +181,7 @@ function checkBlocks() {
     console.error(mapped.trim());
     throw new Error(`code blocks: tsc --strict found errors in the examples above (${count} blocks compiled)`);
   }
-  console.log(`code blocks: ${count} blocks of ${examplePages().length} pages compiled by tsc --strict (${files.length} modules)`);
+  console.log(`code blocks: ${count} blocks of ${examplePages().length} pages compiled by tsc --strict (${files.length} modules, ${names.webworker.length} of them as worker code)`);
 }
 
 // ---- links --------------------------------------------------------------------------------------
