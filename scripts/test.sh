@@ -223,13 +223,15 @@ build_lane() {
   run_stage cargo-test count_libtest env CARGO_TARGET_DIR="$ROOT/target/host" cargo test &&
   run_stage build - bash scripts/build.sh &&
   # The published declarations (pkg/index.d.ts) against the README's examples and known misuse.
-  run_stage types - tsc -p tests/types
+  run_stage types - tsc -p tests/types &&
+  run_stage docs - bash scripts/docs.sh
 }
 if [ "${BROWSER_LANES:-3}" = 1 ]; then
   run_stage cargo-test count_libtest env CARGO_TARGET_DIR="$ROOT/target/host" cargo test
   browser_chromium; browser_chromium_sqlite; browser_firefox; browser_webkit
   run_stage build - bash scripts/build.sh
   run_stage types - tsc -p tests/types
+  run_stage docs - bash scripts/docs.sh
   browser_chromium_lite
 else
   t_lanes=$SECONDS
