@@ -23,6 +23,19 @@ for tool in wasm-pack wasm-bindgen wasm-opt esbuild; do
   command -v "$tool" >/dev/null || { echo "build: '$tool' not found: run scripts/setup.sh" >&2; exit 1; }
 done
 
+# Panic locations in dependencies name their files by absolute path under cargo's cache
+# ($CARGO_HOME/registry/src/<index>/<crate>-<version>/...): remapped to <crate>-<version>/..., so
+# the package's bytes, and the size budgets checked below, do not depend on where cargo keeps
+# its cache (a CARGO_HOME of /tmp/cold/home/.cargo put 120 bytes more in the wasm than
+# /root/.cargo, and failed the budget). `cargo fetch` first: on a fresh machine the cache is
+# made by this build.
+cargo fetch --locked </dev/null
+remap=()
+for index in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+  [ -d "$index" ] && remap+=("--remap-path-prefix=$index=")
+done
+export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }${remap[*]}"
+
 echo "== wasm-pack build --release --target web --out-dir pkg --no-pack --no-typescript"
 rm -rf pkg
 wasm-pack build --release --target web --out-dir pkg --no-pack --no-typescript </dev/null
