@@ -266,7 +266,7 @@ else
     total_failed=$((total_failed + f))
     breakdown+=("$name: $p passed, $f failed, $g ignored;")
   done
-  for name in "${counted_stages[@]}" build types; do
+  for name in "${counted_stages[@]}" build types docs; do
     if grep -q "^== test.sh: stage '$name' FAILED" "${lane_outs[@]}"; then
       failed_stage="${failed_stage:+$failed_stage, }$name"
     fi
