@@ -52,8 +52,7 @@ const appDir = (label) => join(work, label.replaceAll(" ", "-"));
  * another tab shows by the first frame after its commit (the median of WRITES: at most one frame
  * began between the commit and the text showing), and nothing takes longer than 100 ms would at
  * 60 Hz (6 frames). Counted in frames, the verdict is the same on a quiet machine (a frame is
- * 16.7 ms) and does not depend on how fast a loaded one draws: beside two CPU hogs a median of
- * 19 ms was measured while the page drew its frames late.
+ * 16.7 ms) and does not depend on how fast a loaded one draws.
  */
 const FRAMES_SHOWN = 1;
 const FRAMES_MAX = 6;
@@ -121,12 +120,6 @@ for (const label of Object.keys(APPS)) {
 const isReady = () => document.documentElement.dataset.state === "ready";
 /** Records every text the offer shows from now on, with when it showed (Unix ms). */
 const recordOffer = () => {
-  // When tab A begins each frame (Unix ms), from now on.
-  if (!window.frameLog) {
-    window.frameLog = [];
-    const tick = () => { window.frameLog.push(Date.now()); requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  }
   window.offerLog = [];
   const offer = () => document.querySelector('[data-testid="offer"]').textContent;
   new MutationObserver(() => {
@@ -150,6 +143,13 @@ const writeOffer = async ({ title, ttl }) => {
   return [at, await store.expiresAt("offer")];
 };
 const offerLog = () => window.offerLog;
+/** Records when the tab begins each frame (Unix ms), from the first call on. */
+const recordFrames = () => {
+  if (window.frameLog) return;
+  window.frameLog = [];
+  const tick = () => { window.frameLog.push(Date.now()); requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+};
 const frameLog = () => window.frameLog;
 const storeCalls = () => window.storeCalls;
 /** The entries of the store as plain IndexedDB holds them under `key`. */
@@ -185,12 +185,6 @@ const typeDraft = (typed) => {
 const draft = () => [document.querySelector('[data-testid="draft"]').value, document.querySelector('[data-testid="draft-ttl"]').textContent];
 /** Records every list of item keys the view shows from now on, with when it showed (Unix ms). */
 const recordItems = () => {
-  // When tab A begins each frame (Unix ms), as recordOffer records them.
-  if (!window.frameLog) {
-    window.frameLog = [];
-    const tick = () => { window.frameLog.push(Date.now()); requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  }
   window.itemsLog = [];
   const keys = () => [...document.querySelectorAll('[data-testid="item"]')].map((li) => li.dataset.key);
   new MutationObserver(() => {
@@ -273,6 +267,7 @@ async function withApp(engine, label, fn) {
  * meanwhile.
  */
 async function checkShowsAndExpires(a, b, where) {
+  await a.eval(recordFrames);
   await a.eval(recordOffer);
   const commits = [];
   for (let i = 1; i <= WRITES; i++) {
@@ -305,6 +300,7 @@ async function checkShowsAndExpires(a, b, where) {
 
 /** Five items written in tab B show in tab A's view, and leave it one at a time, each within 100 ms of its expiry. */
 async function checkView(a, b, where) {
+  await a.eval(recordFrames);
   await a.eval(recordItems);
   const written = await b.eval(writeItems, 0.3);
   const log = await poll(() => a.eval(itemsLog), (l) => l.length > 0 && l.at(-1).keys.length === 0, EVENT_TIMEOUT_MS, `${where}: the items leave tab A's view`);
