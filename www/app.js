@@ -1,5 +1,5 @@
 // The idb-ttl demo page: plain ES module, no bundler, no framework.
-// Everything it shows comes from the library's public API (see README / docs/API.md).
+// Everything it shows comes from the library's public API (see docs/API.md and the guides in docs/).
 // This file: the key-value panels; collections.js: the TTL-indexed collection and the time series;
 // tiers.js: the hand-off to a (simulated) server, the archive, the cap, and a collection with tiers.
 

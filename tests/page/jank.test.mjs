@@ -1,4 +1,4 @@
-// No jank (README "Many tabs and workers"): reaping a backlog of 100 000 expired entries causes no
+// No jank (docs/tabs-and-workers.md): reaping a backlog of 100 000 expired entries causes no
 // long task (> 50 ms, Chromium's PerformanceObserver "longtask") on the page, whatever the caps.
 // A setTimeout(0) probe measures the longest gap the page's own tasks saw; the test prints it
 // with the time the backlog took, and fails only on a long task (tests check behaviour, not
@@ -69,9 +69,9 @@ for (const [label, options] of [
   });
 }
 
-// Live views (README "Live views"): 1 000 observed entries expiring one every 10 ms, the reaper
-// running beside them, told through three views at once: no long task, and no list a view is
-// given ever holds an expired entry.
+// Live views (docs/idle-views-encryption.md, "Follow a key or a list as it changes and expires"):
+// 1 000 observed entries expiring one every 10 ms, the reaper running beside them, told through
+// three views at once: no long task, and no list a view is given ever holds an expired entry.
 test("1 000 observed entries expiring one every 10 ms: no long task, nothing expired shown", { timeout: 120_000 }, async () => {
   await withBrowser(async ({ openTab }) => {
     const tab = await openTab();

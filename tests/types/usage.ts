@@ -1,5 +1,5 @@
 // Compiled with `tsc --strict --noEmit` against the built package's declarations (pkg/index.d.ts)
-// by scripts/test.sh: the README's examples must type-check, and misuse must not.
+// by scripts/test.sh: the examples of the README and docs/ must type-check, and misuse must not.
 import {
   TtlStore,
   ttlFromHeaders,
@@ -110,7 +110,7 @@ export async function misuse(store: TtlStore): Promise<void> {
   await store.set("k", 1, new Date());
 }
 
-// README, "Tiers, hand-off and storage pressure".
+// docs/tiers-and-storage-pressure.md.
 export async function tiersHandOffAndPressure(): Promise<unknown[]> {
   const store = await TtlStore.open("app-cache", {
     archiveFor: "30 days",
@@ -208,7 +208,7 @@ export async function tiersMisuse(store: TtlStore, events: Collection): Promise<
   store.addEventListener("evicted", (e) => e.detail.reason === "lru");
 }
 
-// README, "TanStack Query": the storage object is what TanStack's persisters take.
+// docs/integrations.md, "Persist TanStack Query's cache": the storage object is what TanStack's persisters take.
 export async function tanstackStorage(store: TtlStore): Promise<unknown[]> {
   const maxAge = 24 * 60 * 60 * 1000;
   const persister = experimental_createQueryPersister<PersistedQuery>({
@@ -268,7 +268,7 @@ export function httpMisuse(response: Response): void {
   void ttl;
 }
 
-// README, "Watching a key": the subscribe / getSnapshot pair of React's useSyncExternalStore.
+// docs/react.md and docs/idle-views-encryption.md, "One key: `watch()`": the subscribe / getSnapshot pair of React's useSyncExternalStore.
 export function watched<T>(store: TtlStore, key: Key): { subscribe: (onChange: () => void) => () => void; getSnapshot: () => T | undefined } {
   let value: T | undefined;
   return {
@@ -297,7 +297,7 @@ export function watchMisuse(store: TtlStore): void {
   void p;
 }
 
-// README, "Long work: progress, Cancel, streams".
+// docs/long-work.md, "Progress and Cancel" and "Streams".
 export async function longWork(store: TtlStore, rows: SetManyEntry[], bar: HTMLProgressElement, file: File): Promise<unknown[]> {
   const controller = new AbortController();
   const options: LongOptions = {
@@ -334,7 +334,7 @@ export function longWorkMisuse(store: TtlStore, rows: SetManyEntry[]): void {
   void p;
 }
 
-// README, "Counting and claiming": the rate limiter, the self-freeing lock, the once-a-day banner,
+// docs/counting-and-claiming.md, "Three examples": the rate limiter, the self-freeing lock, the once-a-day banner,
 // and each verb's result type.
 export async function countingAndClaiming(store: TtlStore, events: Collection): Promise<unknown[]> {
   const attempts: number = await store.incr("login:ada", 1, { ttl: 60 });
