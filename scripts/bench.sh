@@ -10,8 +10,16 @@
 #   scripts/bench.sh [run.mjs options: --reps N --reps-big N --budget-s S --lf-bulk-100k off]
 #   BENCH_SKIP_BUILD=1 scripts/bench.sh   # reuse the installed tools and the current www/pkg
 #   scripts/bench.sh --backend sqlite      # on Chromium's SQLite IndexedDB backend (default leveldb)
+#   scripts/bench.sh --startup [--reps N]  # time to first get against Dexie, idb-keyval and
+#                                          # localForage: desktop cold, second visit, mobile
+#                                          # profile (bench/startup.mjs; about 5 minutes)
 set -euo pipefail
 
+driver=bench/run.mjs
+if [ "${1:-}" = "--startup" ]; then
+  driver=bench/startup.mjs
+  shift
+fi
 if [ "${1:-}" = "--backend" ]; then
   export IDB_BACKEND="${2:?--backend needs leveldb or sqlite}"
   shift 2
@@ -36,5 +44,10 @@ source "$ROOT/scripts/env.sh"
 echo "== npm install (bench/: idb-keyval, localforage, dexie, playwright-core; dev only)"
 (cd bench && npm install --no-audit --no-fund --loglevel=error)
 
-echo "== node bench/run.mjs"
-node bench/run.mjs ${extra[@]+"${extra[@]}"} "$@"
+echo "== node $driver"
+if [ "$driver" = bench/startup.mjs ]; then
+  [ "${#extra[@]}" -eq 0 ] || { echo "bench: scripts/build.sh failed: no idb-ttl to time" >&2; exit 1; }
+  node "$driver" "$@"
+else
+  node "$driver" ${extra[@]+"${extra[@]}"} "$@"
+fi
