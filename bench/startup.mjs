@@ -51,21 +51,30 @@ for (const p of PROFILES) if (!KNOWN.includes(p)) throw new Error(`--profiles: n
 const VALUE = { user: "ada", n: 42 };
 const DAY = 86_400;
 
-// Each app (a database of its own): `first()` opens and reads; `seed()` writes the key (only on the ?seed visit). The
-// page reports `window.__startup = { ms, ok, error }` once the first get resolved.
+// Each app (a database of its own): `first(mark)` opens and reads, marking its stages; `seed()`
+// writes the key (only on the ?seed visit). The page reports `window.__startup = { ms, marks, ok,
+// error }` once the first get resolved.
 const APPS = {
   "idb-ttl": {
     label: "idb-ttl",
-    source: `import { TtlStore } from ${JSON.stringify(join(ROOT, "pkg/index.js"))};
+    source: `import init, { TtlStore } from ${JSON.stringify(join(ROOT, "pkg/index.js"))};
       let store;
-      export const first = async () => { store = await TtlStore.open("startup-idb-ttl"); return store.get("k"); };
+      export const first = async (mark) => {
+        await init(); mark("loaded");
+        store = await TtlStore.open("startup-idb-ttl"); mark("opened");
+        return store.get("k");
+      };
       export const seed = (v) => store.set("k", v, { ttl: ${DAY} });`,
   },
   "idb-ttl/lite": {
     label: "idb-ttl/lite",
-    source: `import { TtlStore } from ${JSON.stringify(join(ROOT, "pkg/lite/index.js"))};
+    source: `import init, { TtlStore } from ${JSON.stringify(join(ROOT, "pkg/lite/index.js"))};
       let store;
-      export const first = async () => { store = await TtlStore.open("startup-idb-ttl-lite"); return store.get("k"); };
+      export const first = async (mark) => {
+        await init(); mark("loaded");
+        store = await TtlStore.open("startup-idb-ttl-lite"); mark("opened");
+        return store.get("k");
+      };
       export const seed = (v) => store.set("k", v, { ttl: ${DAY} });`,
   },
   dexie: {
@@ -73,11 +82,16 @@ const APPS = {
     source: `import Dexie from "dexie";
       const db = new Dexie("startup-dexie");
       db.version(1).stores({ kv: "k, e" });
-      export const first = async () => { const r = await db.kv.get("k"); return r !== undefined && r.e > Date.now() ? r.v : undefined; };
+      export const first = async (mark) => {
+        await db.open(); mark("opened");
+        const r = await db.kv.get("k");
+        return r !== undefined && r.e > Date.now() ? r.v : undefined;
+      };
       export const seed = (v) => db.kv.put({ k: "k", e: Date.now() + ${DAY * 1000}, v });`,
   },
   "idb-keyval": {
     label: "idb-keyval",
+    // idb-keyval has no open: its first get opens the database.
     source: `import { createStore, get, set } from "idb-keyval";
       const store = createStore("startup-idb-keyval", "kv");
       export const first = async () => { const r = await get("k", store); return r !== undefined && r.e > Date.now() ? r.v : undefined; };
@@ -87,18 +101,30 @@ const APPS = {
     label: "localForage",
     source: `import localforage from "localforage";
       const lf = localforage.createInstance({ name: "startup-localforage", storeName: "kv", driver: localforage.INDEXEDDB });
-      export const first = async () => { const r = await lf.getItem("k"); return r != null && r.e > Date.now() ? r.v : undefined; };
+      export const first = async (mark) => {
+        await lf.ready(); mark("opened");
+        const r = await lf.getItem("k");
+        return r != null && r.e > Date.now() ? r.v : undefined;
+      };
       export const seed = (v) => lf.setItem("k", { v, e: Date.now() + ${DAY * 1000} });`,
   },
 };
 
+// The page's marks, ms since the navigation started: "fetched" (the bundle's last byte, Resource
+// Timing), "started" (the app's own code begins: the bundle parsed, compiled and its libraries'
+// top-level code run), "loaded" (idb-ttl's wasm decompressed, compiled and instantiated: its
+// init(), which open() would otherwise await itself), "opened", and "got" (`ms`).
 const MAIN = `import { first, seed } from "./lib.js";
+  const marks = { started: performance.now() };
   const want = ${JSON.stringify(VALUE)};
   try {
-    const v = await first();
+    const v = await first((name) => { marks[name] = performance.now(); });
     const ms = performance.now();
+    marks.got = ms;
+    const script = performance.getEntriesByName(new URL("app.js", location.href).href)[0];
+    if (script) marks.fetched = script.responseEnd;
     if (v === undefined && new URLSearchParams(location.search).has("seed")) await seed(want);
-    window.__startup = { ms, ok: JSON.stringify(v) === JSON.stringify(want), got: v === undefined ? "undefined" : JSON.stringify(v) };
+    window.__startup = { ms, marks, ok: JSON.stringify(v) === JSON.stringify(want), got: v === undefined ? "undefined" : JSON.stringify(v) };
   } catch (e) {
     window.__startup = { error: String(e && e.stack || e) };
   }`;
@@ -191,6 +217,7 @@ const server = await serve(bundles);
 const browser = await launch();
 const ids = Object.keys(APPS);
 const results = {};
+const stageSamples = {};
 try {
   // Seed: one visit per library writes its key (and checks it is not there yet).
   for (const id of ids) {
@@ -199,6 +226,7 @@ try {
   }
   for (const profile of PROFILES) {
     results[profile] = Object.fromEntries(ids.map((id) => [id, []]));
+    stageSamples[profile] = Object.fromEntries(ids.map((id) => [id, []]));
     for (let rep = 0; rep < REPS; rep++) {
       for (const id of ids) {
         const mode = profile === "desktop-warm" ? "warm" : "cold";
@@ -209,6 +237,7 @@ try {
         const r = await load(browser.context, url, throttled);
         if (!r.ok) throw new Error(`${id}, ${profile}: the first get returned ${r.got}, not the stored value`);
         results[profile][id].push(r.ms);
+        stageSamples[profile][id].push(r.marks);
       }
     }
     process.stderr.write(`startup: ${profile} done\n`);
@@ -237,6 +266,38 @@ for (const profile of PROFILES) {
 }
 lines.push(`| bytes, gzip -9 (raw) | ${ids.map((id) => `${bundles[id].gzip} (${bundles[id].raw})`).join(" | ")} |`);
 lines.push("");
+// Where each library's time goes: the median of each stage's length, from the page's marks
+// (a stage a library has not, as idb-keyval's open or the others' wasm load, is "-").
+const STAGES = [
+  ["fetched", null, "page and bundle fetched"],
+  ["started", "fetched", "bundle parsed, compiled, run"],
+  ["loaded", "started", "wasm loaded (init)"],
+  ["opened", null, "open"],
+  ["got", null, "first get (idb-keyval: open and get)"],
+];
+const stages = {};
+for (const profile of PROFILES) {
+  stages[profile] = {};
+  lines.push(`Where the time goes, ${LABELS[profile]}: median ms of each stage`, "", head, `|---|${ids.map(() => "---").join("|")}|`);
+  for (const [stage, from, label] of STAGES) {
+    const cells = ids.map((id) => {
+      const xs = stageSamples[profile][id]
+        .map((m) => {
+          if (m[stage] === undefined) return undefined;
+          // open: from the wasm load if there is one, else from the start of the app's code.
+          // The first get: from the open, or for idb-keyval (no open) from the start of the app's code.
+          const start = from ? m[from] : stage === "opened" ? (m.loaded ?? m.started) : stage === "got" ? (m.opened ?? m.started) : 0;
+          return start === undefined ? undefined : m[stage] - start;
+        })
+        .filter((x) => x !== undefined);
+      if (xs.length === 0) return "-";
+      (stages[profile][id] ??= {})[stage] = median(xs);
+      return fmt(median(xs));
+    });
+    lines.push(`| ${label} | ${cells.join(" | ")} |`);
+  }
+  lines.push("");
+}
 const bar = (profile, id, max) => {
   if (!summary[profile]) return null;
   const r = summary[profile][id] / summary[profile].dexie;
@@ -255,5 +316,6 @@ writeFileSync(join(HERE, "results", "startup-latest.json"), JSON.stringify({
   reps: REPS,
   samples: results,
   medians: summary,
+  stages,
   bytes: Object.fromEntries(ids.map((id) => [id, { raw: bundles[id].raw, gzip: bundles[id].gzip }])),
 }, null, 2) + "\n");
