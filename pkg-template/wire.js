@@ -27,9 +27,17 @@ export function wire(initGlue, wasmGzipBase64, asyncStorageOptions, storageKey, 
 
   async function load() {
     try {
-      const gz = Uint8Array.from(atob(wasmGzipBase64), (c) => c.charCodeAt(0));
+      // Base64 to bytes: the engine's own decoder where there is one (Chrome 140, Firefox 133,
+      // Safari 18.2), else a loop; Uint8Array.from(string, mapFn) took 60 ms on a desktop here.
+      let gz = Uint8Array.fromBase64?.(wasmGzipBase64);
+      if (!gz) {
+        const s = atob(wasmGzipBase64);
+        gz = new Uint8Array(s.length);
+        for (let i = 0; i < s.length; i++) gz[i] = s.charCodeAt(i);
+      }
+      // Inflated as it is compiled: the glue hands a Response to WebAssembly.instantiateStreaming.
       const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
-      await initGlue({ module_or_path: await new Response(stream).arrayBuffer() });
+      await initGlue({ module_or_path: new Response(stream, { headers: { "content-type": "application/wasm" } }) });
       loaded = true;
     } catch (cause) {
       const e = new Error(
