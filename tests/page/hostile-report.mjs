@@ -96,6 +96,11 @@ export function checkShard(t, engine, report, entry, [k, n]) {
   t.diagnostic(`${at}: ${cases} cases (${liteCases} of idb-ttl/lite's own, ${skipped} of the default entry's left out; ` +
     `default-only members ${gated ? "absent" : "present"}): ${outcomes.accepted} accepted as documented, ${outcomes.TypeError} TypeError, ` +
     `${outcomes.RangeError} RangeError; ${failures.length} failures; the whole catalogue ${report.total.cases} cases`);
+  // Where the shard's calls spent their time (the calls alone, not the checks after them): what
+  // to look at when the catalogue's share of the test command grows.
+  const byValue = Object.entries(report.byValue ?? {}).sort((a, b) => b[1] - a[1]).slice(0, 5);
+  t.diagnostic(`${at}: slowest calls ${(report.slowest ?? []).map(([ms, w]) => `${ms} ms ${w}`).join("; ")}; ` +
+    `most time by value ${byValue.map(([v, ms]) => `${v} ${ms} ms`).join(", ")}`);
   assert.equal(report.entry, entry, `${at}: the catalogue ran against ${report.entry}`);
   assert.equal(report.shard, `${k}/${n}`, `${at}: the catalogue ran shard ${report.shard}`);
   assert.ok(cases > 0, `${at}: the shard ran cases (${cases})`);
