@@ -24,10 +24,11 @@
 //
 //   scripts/bench.sh --startup [--reps N] [--profiles desktop-cold,desktop-warm,mobile-cold]
 //   BENCH_SKIP_BUILD=1 scripts/bench.sh --startup     # the current pkg/, no rebuild
+//   node bench/startup.mjs --with /tmp/old-pkg         # another build beside it (after a build)
 
 import { createServer } from "node:http";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -46,6 +47,9 @@ if (!(Number.isInteger(REPS) && REPS >= 1)) throw new Error(`--reps ${opt("reps"
 const PROFILES = opt("profiles", "desktop-cold,desktop-warm,mobile-cold").split(",");
 const KNOWN = ["desktop-cold", "desktop-warm", "mobile-cold"];
 for (const p of PROFILES) if (!KNOWN.includes(p)) throw new Error(`--profiles: no profile ${p} (known: ${KNOWN.join(", ")})`);
+// --with <dir>: another build of the package (a pkg/ directory, e.g. an older commit's) as two more
+// columns, its entries interleaved with the rest: a change's effect in one run.
+const WITH = opt("with", null);
 
 /** The value every app stores and must read back. */
 const VALUE = { user: "ada", n: 42 };
@@ -54,29 +58,21 @@ const DAY = 86_400;
 // Each app (a database of its own): `first(mark)` opens and reads, marking its stages; `seed()`
 // writes the key (only on the ?seed visit). The page reports `window.__startup = { ms, marks, ok,
 // error }` once the first get resolved.
+/** An idb-ttl entry's app: `file` its module, `db` its database. */
+const idbTtlApp = (label, file, db) => ({
+  label,
+  source: `import init, { TtlStore } from ${JSON.stringify(file)};
+      let store;
+      export const first = async (mark) => {
+        await init(); mark("loaded");
+        store = await TtlStore.open(${JSON.stringify(db)}); mark("opened");
+        return store.get("k");
+      };
+      export const seed = (v) => store.set("k", v, { ttl: ${DAY} });`,
+});
 const APPS = {
-  "idb-ttl": {
-    label: "idb-ttl",
-    source: `import init, { TtlStore } from ${JSON.stringify(join(ROOT, "pkg/index.js"))};
-      let store;
-      export const first = async (mark) => {
-        await init(); mark("loaded");
-        store = await TtlStore.open("startup-idb-ttl"); mark("opened");
-        return store.get("k");
-      };
-      export const seed = (v) => store.set("k", v, { ttl: ${DAY} });`,
-  },
-  "idb-ttl/lite": {
-    label: "idb-ttl/lite",
-    source: `import init, { TtlStore } from ${JSON.stringify(join(ROOT, "pkg/lite/index.js"))};
-      let store;
-      export const first = async (mark) => {
-        await init(); mark("loaded");
-        store = await TtlStore.open("startup-idb-ttl-lite"); mark("opened");
-        return store.get("k");
-      };
-      export const seed = (v) => store.set("k", v, { ttl: ${DAY} });`,
-  },
+  "idb-ttl": idbTtlApp("idb-ttl", join(ROOT, "pkg/index.js"), "startup-idb-ttl"),
+  "idb-ttl/lite": idbTtlApp("idb-ttl/lite", join(ROOT, "pkg/lite/index.js"), "startup-idb-ttl-lite"),
   dexie: {
     label: "Dexie 4",
     source: `import Dexie from "dexie";
@@ -114,6 +110,13 @@ const APPS = {
 // Timing), "started" (the app's own code begins: the bundle parsed, compiled and its libraries'
 // top-level code run), "loaded" (idb-ttl's wasm decompressed, compiled and instantiated: its
 // init(), which open() would otherwise await itself), "opened", and "got" (`ms`).
+if (WITH) {
+  const dir = resolve(WITH);
+  for (const f of ["index.js", "lite/index.js"]) if (!existsSync(join(dir, f))) throw new Error(`--with ${WITH}: no ${f} there (a built pkg/ directory is expected)`);
+  APPS["idb-ttl (with)"] = idbTtlApp(`idb-ttl (${WITH})`, join(dir, "index.js"), "startup-idb-ttl-with");
+  APPS["idb-ttl/lite (with)"] = idbTtlApp(`idb-ttl/lite (${WITH})`, join(dir, "lite/index.js"), "startup-idb-ttl-lite-with");
+}
+
 const MAIN = `import { first, seed } from "./lib.js";
   const marks = { started: performance.now() };
   const want = ${JSON.stringify(VALUE)};
