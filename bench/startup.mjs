@@ -33,6 +33,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { launch } from "./lib/browser.mjs";
+import { fmt, median } from "./lib/stats.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -207,13 +208,6 @@ async function load(context, url, throttled) {
     await page.close();
   }
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
-const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 
 const bundles = await bundleApps();
 const server = await serve(bundles);
