@@ -429,6 +429,7 @@ export const HANG_MS = 120_000;
  */
 export async function runCatalogue(module, dbName, { entry = "default", shard = [1, 1], onProgress = () => {} } = {}) {
   const [part, parts] = shard;
+  const t0 = performance.now();
   if (!(Number.isInteger(parts) && parts >= 1 && Number.isInteger(part) && part >= 1 && part <= parts)) throw new Error(`no shard ${part}/${parts}`);
   // Each case of the catalogue, in order, takes the next place; this shard runs every parts-th.
   let place = 0;
@@ -468,11 +469,28 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
     raw = await rawCounter(env.name);
     return raw.count();
   };
-  const report = { entry, shard: `${part}/${parts}`, gated, cases: 0, skipped: 0, liteCases: 0, total, outcomes: { [ACCEPT]: 0, [T]: 0, [R]: 0 }, failures: [] };
+  const report = { entry, shard: `${part}/${parts}`, gated, cases: 0, skipped: 0, liteCases: 0, total, outcomes: { [ACCEPT]: 0, [T]: 0, [R]: 0 }, failures: [], phases: {}, slowPhases: [] };
+  // Where the shard's time went besides its calls (`phases`: a fresh database after a big
+  // accepted value, the counts after each case, clears, the scratch databases' destroys).
+  const timed = async (phase, work) => {
+    const t0 = performance.now();
+    try { return await work(); } finally {
+      const ms = performance.now() - t0;
+      const p = (report.phases[phase] ??= [0, 0]);
+      p[0] = Math.round(p[0] + ms);
+      p[1]++;
+      // The five slowest, with the case they followed: a count is slow after a case that left
+      // the backend work to do.
+      report.slowPhases.push([Math.round(ms), `${phase} after ${globalThis.catalogueAt ?? "nothing (the first)"}`]);
+      report.slowPhases.sort((a, b) => b[0] - a[0]);
+      report.slowPhases.length = Math.min(report.slowPhases.length, 5);
+    }
+  };
   const progress = (at) => { globalThis.catalogueAt = at; onProgress(report.cases, at); };
   if (!["default", "lite"].includes(entry)) throw new Error(`no entry ${entry}`);
   if (!lite && gated) report.failures.push(`the default entry's TtlStore has no ${FULL_MEMBERS.filter((m) => !(m in TtlStore.prototype)).join(", ")}`);
-  let baseline = await fresh();
+  let baseline = await timed("fresh", fresh);
+  const count = () => timed("count", () => raw.count());
   for (const pos of positions()) {
     for (const [id, v] of Object.entries(values)) {
       if (lite && pos.full) {
@@ -504,15 +522,17 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
       slowest(report, where, performance.now() - started);
       if (got === ACCEPT) {
         // What an accepted call stored (a 10 MB key...) must not slow down the cases after it.
-        if ((await raw.count()) !== baseline) {
-          if (id === "string10MB" || id === "keys100k") baseline = await fresh();
+        if ((await count()) !== baseline) {
+          if (id === "string10MB" || id === "keys100k") baseline = await timed("fresh", fresh);
           else {
-            await env.store.clear();
-            if (!lite) {
-              await env.coll.clear();
-              await env.ts.clear();
-            }
-            baseline = await raw.count();
+            await timed("clear", async () => {
+              await env.store.clear();
+              if (!lite) {
+                await env.coll.clear();
+                await env.ts.clear();
+              }
+            });
+            baseline = await count();
           }
         }
         continue;
@@ -524,7 +544,7 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
       if (v.shown && id !== "undefined" && !message.includes(v.shown) && !["options", "any", "array", "keys", "value", "updated"].includes(pos.kind)) {
         report.failures.push(`${where}: the message does not show the value (${v.shown}): ${message.slice(0, 200)}`);
       }
-      const now = await raw.count();
+      const now = await count();
       if (now !== baseline) report.failures.push(`${where}: a refused call wrote something: ${baseline} -> ${now}`);
     }
   }
@@ -604,9 +624,10 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
   await TtlStore.destroy(env.name);
   for (const n of scratchNames) {
     progress(`destroying ${n}`);
-    await TtlStore.destroy(n);
+    await timed("scratch destroy", () => TtlStore.destroy(n));
   }
   report.opened = scratchNames.length;
   report.databases = generation;
+  report.ms = Math.round(performance.now() - t0);
   return report;
 }

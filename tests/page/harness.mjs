@@ -121,12 +121,13 @@ export async function stopServer(child) {
 }
 
 /**
- * Runs `fn({ context, url })` with `dir` served by `startServer` (`url` is its root URL) and a
- * Chromium persistent context on a fresh --user-data-dir (`viewport`, if given, is passed to
- * Playwright; otherwise its default applies). The browser, the server and the profile directory
- * are always cleaned up, in that order.
+ * Runs `fn({ context, url, profile })` with `dir` served by `startServer` (`url` is its root URL)
+ * and a Chromium persistent context on a fresh --user-data-dir (`profile`; `viewport`, if given,
+ * is passed to Playwright, otherwise its default applies; `args`, if given, are Chromium's flags
+ * instead of CHROMIUM_ARGS). The browser, the server and the profile directory are always cleaned
+ * up, in that order.
  */
-export async function withChromium(dir, fn, { viewport } = {}) {
+export async function withChromium(dir, fn, { viewport, args = CHROMIUM_ARGS } = {}) {
   const profile = mkdtempSync(join(tmpdir(), "idb-ttl-page-"));
   const server = startServer(dir);
   let context;
@@ -134,11 +135,11 @@ export async function withChromium(dir, fn, { viewport } = {}) {
     const url = await server.url;
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
+      args,
       headless: true,
       ...(viewport ? { viewport } : {}),
     });
-    await fn({ context, url });
+    await fn({ context, url, profile });
   } finally {
     if (context) await context.close().catch(() => {});
     await stopServer(server.child);

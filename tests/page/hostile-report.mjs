@@ -18,7 +18,8 @@ export const ENTRIES = ["default", "lite"];
  * on progress anyway). The whole default catalogue took 65 s in Chromium alone on 2 idle cores, and
  * over 420 s beside the other page files on a loaded machine. Each shard pays a browser, the
  * catalogue's values and stores, and its own heavy cases: 8 and 6 shards cost the Chromium file
- * 665 s in a cold run (shards of 14 to 198 s, two at a time), most of the page tests' stage.
+ * 665 s in a cold run (shards of 14 to 198 s, two at a time), most of the page tests' stage. Each
+ * shard prints where its time went (its calls, the counts after them, fresh databases...).
  */
 export const SHARDS = { default: 4, lite: 3 };
 
@@ -101,6 +102,10 @@ export function checkShard(t, engine, report, entry, [k, n]) {
   const byValue = Object.entries(report.byValue ?? {}).sort((a, b) => b[1] - a[1]).slice(0, 5);
   t.diagnostic(`${at}: slowest calls ${(report.slowest ?? []).map(([ms, w]) => `${ms} ms ${w}`).join("; ")}; ` +
     `most time by value ${byValue.map(([v, ms]) => `${v} ${ms} ms`).join(", ")}`);
+  const calls = Object.values(report.byValue ?? {}).reduce((a, b) => a + b, 0);
+  t.diagnostic(`${at}: ${report.ms} ms in the page: calls ${calls} ms; ` +
+    Object.entries(report.phases ?? {}).map(([p, [ms, n]]) => `${p} ${ms} ms (${n})`).join("; ") +
+    `; slowest: ${(report.slowPhases ?? []).map(([ms, w]) => `${ms} ms ${w}`).join("; ")}`);
   assert.equal(report.entry, entry, `${at}: the catalogue ran against ${report.entry}`);
   assert.equal(report.shard, `${k}/${n}`, `${at}: the catalogue ran shard ${report.shard}`);
   assert.ok(cases > 0, `${at}: the shard ran cases (${cases})`);
