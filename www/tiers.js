@@ -100,13 +100,17 @@ export function createServer({ latencyMs }) {
     duplicates: 0,
     calls: 0,
     refusedCalls: 0,
+    refusedAt: [], // Date.now() as each refused call began (the last RECEIPTS_KEPT)
     version: 0,
     deliveries: new Map(),
     async onExpire(records) {
       server.calls++;
+      const began = Date.now();
       await new Promise((r) => setTimeout(r, server.latencyMs));
       if (server.down) {
         server.refusedCalls++;
+        server.refusedAt.push(began);
+        if (server.refusedAt.length > RECEIPTS_KEPT) server.refusedAt.shift();
         server.version++;
         throw new Error("server down (503)");
       }
