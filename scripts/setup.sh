@@ -181,16 +181,25 @@ fi
 # and npm steps run beside it. The shared dir is removed when all built.
 # They are not built at the release profile's opt-level 3: on a fresh machine their compile was
 # most of setup (590 s of its 596), for tools that mostly wait. wasm-bindgen (and its test runner)
-# processes tens of MB of wasm, so it gets opt-level 1 (measured on the browser suite's 43 MB test
-# wasm: 1.20 s of CPU against 1.12 s at 3); wasm-pack (which runs cargo, wasm-bindgen and wasm-opt)
-# and geckodriver (which relays WebDriver commands) do next to no work of their own, at opt-level 0.
+# processes MBs of wasm, so the crates that do that work (walrus, wasmparser, wasm-encoder, the
+# CLI's support crates: `hot` below) get opt-level 1, and the rest of it (clap, serde, the HTTP
+# server of the test runner...) 0 like wasm-pack (which runs cargo, wasm-bindgen and wasm-opt) and
+# geckodriver (which relays WebDriver commands), which do next to no work of their own. Measured
+# alone on 2 idle cores: wasm-bindgen-cli 184 s (354 s of CPU) all at opt-level 1, 127 s (236 s)
+# so; wasm-bindgen on the browser suite's 45 MB test wasm 1.8 s instead of 1.15 s (7.7 MB, as
+# scripts/test.sh builds it: 1.6 s instead of 1.0), run twice per browser stage.
 # wasm-bindgen-cli without its default `rustls-tls` feature: its test runner only talks plain HTTP
 # to the WebDriver servers on 127.0.0.1.
 cargo_tools() {
   export CARGO_TARGET_DIR="$ROOT/target/setup-tools"
   if $need_wb; then
     # Not --locked: its lockfile wants a crate version the registry mirror lacks (TOOLCHAIN.md #1).
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 cargo install wasm-bindgen-cli --version "$wb_want" --no-default-features --force
+    local hot=(walrus wasmparser wasm-encoder gimli hashbrown leb128 id-arena wasm-bindgen-cli
+      wasm-bindgen-cli-support wasm-bindgen-wasm-interpreter wasm-bindgen-externref-xform
+      wasm-bindgen-multi-value-xform wasm-bindgen-wasm-conventions wasm-bindgen-threads-xform)
+    local config=() crate
+    for crate in "${hot[@]}"; do config+=(--config "profile.release.package.$crate.opt-level=1"); done
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 cargo install wasm-bindgen-cli --version "$wb_want" --no-default-features --force "${config[@]}"
   fi
   if $need_wp; then
     CARGO_PROFILE_RELEASE_OPT_LEVEL=0 cargo install wasm-pack --locked
