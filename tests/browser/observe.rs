@@ -148,9 +148,17 @@ async fn another_connections_writes_and_idle_extensions_reach_a_view() {
         let got = call(&b, "get", &["s".into()]).await;
         in_time(written + 1000.0 * k, "the read inside the idle window")?;
         assert_eq!(got, "session");
-        assert!(eventually(|| seen.length() == 3).await, "the extension");
-        assert!(at(&seen) > before + 0.3 * k, "{} -> {}", before, at(&seen));
-        assert_eq!(json(&field(&Array::from(&seen.get(2)).get(1), "value")), r#""session""#);
+        // The last list shows `s` moved on. Under load its old expiry can come here before the
+        // extension, written by b a moment after the read, reaches this member: the view then
+        // drops `s` and shows it again once the extension is written (two lists, possibly
+        // between two looks at them); too slow to judge at this scale.
+        let extended = |seen: &Array| seen.length() >= 3 && Array::from(&seen.get(seen.length() - 1)).length() == 2 && at(seen) > before + 0.3 * k;
+        assert!(eventually(|| extended(&seen)).await, "the extension: {}", json(&seen));
+        if let Some(gap) = (2..seen.length() - 1).find(|&i| Array::from(&seen.get(i)).length() != 2) {
+            destroy(&name).await;
+            return Err(format!("the old expiry came here before the extension (list {gap}: {})", json(&seen.get(gap))));
+        }
+        assert_eq!(json(&field(&Array::from(&seen.get(seen.length() - 1)).get(1), "value")), r#""session""#);
         destroy(&name).await;
         Ok(())
     })
