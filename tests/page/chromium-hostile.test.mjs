@@ -16,8 +16,10 @@
 // seconds after, whichever database the next call uses: a default-entry shard of 901 cases took
 // 80-100 s, 11 s without its 13 accepted big-value cases, 20 s on SQLite. lite's key-value members
 // are the same code as the default entry's, which meet those keys on LevelDB here; what the lite
-// build itself can get wrong (its features, its code paths) shows on either backend. So the file
-// costs about half the CPU it did with both entries on LevelDB (307 s of CPU on 2 idle cores).
+// build itself can get wrong (its features, its code paths) shows on either backend. Alone on 2
+// idle cores the file took 227 s with both entries on LevelDB, 199 s so beside another page file
+// (its lite shards 13-24 s
+// instead of 31-102 s).
 
 import { describe } from "node:test";
 import assert from "node:assert/strict";
