@@ -18,8 +18,7 @@
 // are the same code as the default entry's, which meet those keys on LevelDB here; what the lite
 // build itself can get wrong (its features, its code paths) shows on either backend. Alone on 2
 // idle cores the file took 227 s with both entries on LevelDB, 199 s so beside another page file
-// (its lite shards 13-24 s
-// instead of 31-102 s).
+// (its lite shards 13-24 s instead of 31-102 s).
 
 import { describe } from "node:test";
 import assert from "node:assert/strict";
