@@ -334,15 +334,19 @@ function headerCases() {
   ];
 }
 
+/** Adds `[ms, what]` to `list`, keeping its five slowest, slowest first. */
+function keepSlowest(list, ms, what) {
+  list.push([Math.round(ms), what]);
+  list.sort((a, b) => b[0] - a[0]);
+  list.length = Math.min(list.length, 5);
+}
+
 /** Keeps the five slowest calls in the report (`slowest: [[ms, case]]`), to see where time goes. */
 function slowest(report, where, ms) {
   report.byValue ??= {};
   const id = where.split(" <- ")[1];
   report.byValue[id] = Math.round((report.byValue[id] || 0) + ms);
-  report.slowest ??= [];
-  report.slowest.push([Math.round(ms), where]);
-  report.slowest.sort((a, b) => b[0] - a[0]);
-  report.slowest.length = Math.min(report.slowest.length, 5);
+  keepSlowest((report.slowest ??= []), ms, where);
 }
 
 /** Counts the records of the five object stores with plain IndexedDB, on its own connection. */
@@ -429,7 +433,7 @@ export const HANG_MS = 120_000;
  */
 export async function runCatalogue(module, dbName, { entry = "default", shard = [1, 1], onProgress = () => {} } = {}) {
   const [part, parts] = shard;
-  const t0 = performance.now();
+  const began = performance.now();
   if (!(Number.isInteger(parts) && parts >= 1 && Number.isInteger(part) && part >= 1 && part <= parts)) throw new Error(`no shard ${part}/${parts}`);
   // Each case of the catalogue, in order, takes the next place; this shard runs every parts-th.
   let place = 0;
@@ -481,9 +485,7 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
       p[1]++;
       // The five slowest, with the case they followed: a count is slow after a case that left
       // the backend work to do.
-      report.slowPhases.push([Math.round(ms), `${phase} after ${globalThis.catalogueAt ?? "nothing (the first)"}`]);
-      report.slowPhases.sort((a, b) => b[0] - a[0]);
-      report.slowPhases.length = Math.min(report.slowPhases.length, 5);
+      keepSlowest(report.slowPhases, ms, `${phase} after ${globalThis.catalogueAt ?? "nothing (the first)"}`);
     }
   };
   const progress = (at) => { globalThis.catalogueAt = at; onProgress(report.cases, at); };
@@ -628,6 +630,6 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
   }
   report.opened = scratchNames.length;
   report.databases = generation;
-  report.ms = Math.round(performance.now() - t0);
+  report.ms = Math.round(performance.now() - began);
   return report;
 }

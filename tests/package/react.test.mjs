@@ -29,9 +29,9 @@ import { EVENT_TIMEOUT_MS, ROOT, TEST_TIMEOUT_MS, poll, raisePriority, startServ
 import { available, launch } from "../page/webdriver.mjs";
 
 // By the next frame, within 6 frames: this file counts the frames before the pages show a change,
-// beside the other page test files (scripts/test.sh runs several at a time). Beside three of them, at the same priority, a
-// median of 17 ms and an expiry shown 182 ms late were seen; at a raised priority their browsers
-// cannot starve the ones timed here.
+// beside the other page test files (scripts/test.sh runs several at a time). Beside three of them,
+// at the same priority, a median of 17 ms and an expiry shown 182 ms late were seen; at a raised
+// priority their browsers cannot starve the ones timed here.
 raisePriority();
 
 const DEV = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
