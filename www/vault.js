@@ -81,16 +81,23 @@ function renderKeys(keys) {
 }
 
 function mount(store) {
+  // Each refresh reads both sides, then shows them together, and only if no later refresh began
+  // meanwhile: the read-back and the raw readout never show two different moments (a save's
+  // refresh and the load's could otherwise finish out of order, or the read-back show a shred
+  // while the raw readout still shows the record).
+  let latest = 0;
   const refresh = async () => {
+    const mine = ++latest;
     try {
       const value = await store.get(KEY);
+      const { record, keys } = await readRaw();
+      if (mine !== latest) return;
       readback.dataset.state = value === undefined ? "none" : "value";
       readback.textContent = value === undefined ? "undefined" : describe(value);
-      const { record, keys } = await readRaw();
       renderRaw(record);
       renderKeys(keys);
     } catch (e) {
-      say(`reading "${KEY}": ${errorText(e)}`, true);
+      if (mine === latest) say(`reading "${KEY}": ${errorText(e)}`, true);
     }
   };
 
