@@ -146,7 +146,6 @@ async function onSubmit(ev) {
     clearTimeout(okTimer);
     formOk.textContent = `Set ${JSON.stringify(key)}.`;
     okTimer = setTimeout(() => { formOk.textContent = ""; }, 3000);
-    await refresh();
   } catch (e) {
     showError(e);
   }
@@ -175,7 +174,7 @@ function actionButton(label, testid, title, handler) {
   b.dataset.testid = testid;
   b.addEventListener("click", async () => {
     b.disabled = true;
-    try { await handler(); await refresh(); } catch (e) { logLine("error", errorText(e)); } finally { b.disabled = false; }
+    try { await handler(); } catch (e) { logLine("error", errorText(e)); } finally { b.disabled = false; }
   });
   return b;
 }
@@ -271,31 +270,19 @@ function renderCountdowns() {
   }
 }
 
-// One read of the store at a time; ticks that arrive while one is running are skipped.
-let refreshing = null;
-function refresh() {
-  if (!store) return Promise.resolve();
-  if (refreshing) return refreshing;
-  refreshing = (async () => {
-    try {
-      const list = await store.entries();
-      const expiries = await Promise.all(list.map(([k]) => store.expiresAt(k)));
-      // expiresAt() is undefined when the entry expired between the two reads: drop it.
-      entries = list
-        .map(([key, value], i) => ({ key, value, expiresAt: expiries[i] }))
-        .filter((e) => e.expiresAt !== undefined);
-      renderEntries();
-    } catch (e) {
-      logLine("error", `refresh failed: ${errorText(e)}`);
-    } finally {
-      refreshing = null;
-    }
-  })();
-  return refreshing;
+// The table is a live view of every key (from -Infinity, the lowest key there is): the store
+// hands over a fresh list after each change to them (a write, delete, clear or reap, in this tab
+// or another) and as each entry expires, so the page never polls IndexedDB for it; only the
+// countdowns tick.
+function showEntries() {
+  store.observe({ from: -Infinity }, (list) => {
+    entries = list;
+    renderEntries();
+  });
 }
 
 $("clear").addEventListener("click", async () => {
-  try { await store.clear(); await refresh(); } catch (e) { logLine("error", errorText(e)); }
+  try { await store.clear(); } catch (e) { logLine("error", errorText(e)); }
 });
 
 // ---------- the reaper panel ----------
@@ -364,7 +351,6 @@ $("reap-now").addEventListener("click", async () => {
     const r = await store.reap();
     logLine("reap", `reap() → ${reportText(r)}`);
     renderStats();
-    await refresh();
   } catch (e) { logLine("error", errorText(e)); }
 });
 $("reaper-pause").addEventListener("click", () => { store.pauseReaper(); logLine("reaper", "pauseReaper()"); renderStats(); });
@@ -474,9 +460,9 @@ async function main() {
   form.querySelector('button[type="submit"]').disabled = false;
   setStatus("ready", `Ready · ${DB_NAME} · reaper every ${REAP_INTERVAL_MS / 1000} s`);
 
-  await refresh();
+  showEntries();
   renderStats();
-  setInterval(() => { renderCountdowns(); renderStats(); timeline.render(); refresh(); }, TICK_MS);
+  setInterval(() => { renderCountdowns(); renderStats(); timeline.render(); }, TICK_MS);
 
   mountWatch({ store, panel: byTestId("watch-panel"), logLine });
   await mountCollections({ store, logLine, reapIntervalMs: REAP_INTERVAL_MS });

@@ -1,8 +1,9 @@
 // The demo's "Idle session" panel: a session that ends after `idle` seconds without use, and at
 // its cap whatever happens. "Use it" reads it with get(), which starts its window again; "Peek"
-// with peek(), which does not; the readout polls ttl("session", { detail: true }), which extends
-// nothing. The panel keeps its own database: the Entries table above lists with entries(), a read
-// that would extend the session at every refresh.
+// with peek(), which does not; the readout reads ttl("session", { detail: true }), which extends
+// nothing, each time a live view of the key (observe) says the session changed (a write, an idle
+// extension here or in another tab, its end), and counts down from that read in between: nothing
+// polls IndexedDB. The panel keeps its own database, so the Entries table's view does not show it.
 
 import { describe, errorText, formatExpiresAt, formatLeft } from "./format.js";
 import { openPanelStore, panelParts } from "./panel.js";
@@ -73,18 +74,34 @@ function render(detail, store) {
 }
 
 function mount(store) {
-  // One read at a time; ticks that come while one runs are skipped.
-  let reading = false;
-  const tick = async () => {
-    if (reading) return;
-    reading = true;
-    try {
-      render(await store.ttl(KEY, { detail: true }), store);
-    } catch (e) {
-      say(`ttl("${KEY}", { detail: true }): ${errorText(e)}`, true);
-    } finally {
-      reading = false;
-    }
+  // The last ttl() detail and when it was read; the ticks count down from it. One read at a time:
+  // a read asked for while one runs makes that one read again before it shows anything.
+  let detail;
+  let readAt = 0;
+  let reading = null;
+  let stale = false;
+  const show = () => {
+    if (!readAt) return;
+    const left = detail?.ttl == null ? detail : { ...detail, ttl: detail.ttl - (Date.now() - readAt) / 1000 };
+    render(left, store);
+  };
+  const read = () => {
+    stale = true;
+    reading ??= (async () => {
+      try {
+        while (stale) {
+          stale = false;
+          detail = await store.ttl(KEY, { detail: true });
+          readAt = Date.now();
+        }
+        show();
+      } catch (e) {
+        say(`ttl("${KEY}", { detail: true }): ${errorText(e)}`, true);
+      } finally {
+        reading = null;
+      }
+    })();
+    return reading;
   };
 
   const button = (id, fn) => {
@@ -92,7 +109,7 @@ function mount(store) {
     b.disabled = false;
     b.addEventListener("click", async () => {
       try { await fn(); } catch (e) { say(errorText(e), true); }
-      await tick();
+      await read();
     });
   };
   button("idle-signin", async () => {
@@ -121,8 +138,9 @@ function mount(store) {
   windowInput.addEventListener("input", renderPreview);
   capInput.addEventListener("input", renderPreview);
   renderPreview();
-  tick();
-  setInterval(tick, TICK_MS);
+  // A new list comes after every change to the key, here or in another tab, and at its expiry.
+  store.observe({ keys: [KEY] }, read);
+  setInterval(show, TICK_MS);
 }
 
 async function main() {

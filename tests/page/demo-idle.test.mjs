@@ -1,6 +1,6 @@
 // Page tests for the demo's "Idle session" panel (www/idle.js): a session set with { idle, ttl }
 // stays live while "Use it" (get) is pressed, ends between 90 % and 100 % of its idle window after
-// the last use once it stops, and ends at its cap however often it is used. The readout polls
+// the last use once it stops, and ends at its cap however often it is used. The readout reads
 // ttl("session", { detail: true }) and must never extend the session itself. Debian's Chromium
 // (playwright-core) against www/, served by scripts/serve.mjs; run with `node --test tests/page/`
 // after scripts/build.sh.
