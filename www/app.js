@@ -3,7 +3,7 @@
 // This file: the key-value panels; collections.js: the TTL-indexed collection and the time series;
 // tiers.js: the hand-off to a (simulated) server, the archive, the cap, and a collection with tiers.
 
-import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
+import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal, setText } from "./format.js";
 import { mountCollections } from "./collections.js";
 import { mountTimeline } from "./timeline.js";
 import { mountWatch } from "./watch.js";
@@ -260,11 +260,11 @@ function renderCountdowns() {
   for (const row of rows.values()) {
     const left = row.cells.left;
     if (row.expiresAt === null || row.expiresAt === undefined) {
-      left.textContent = "never";
+      setText(left, "never");
       left.className = "num mono never";
     } else {
       const secs = row.expiresAt - now;
-      left.textContent = formatLeft(secs);
+      setText(left, formatLeft(secs));
       left.className = `num mono ${secs < 5 ? "soon" : ""}`;
     }
   }
@@ -329,18 +329,17 @@ function renderStats() {
     passesSeen = s.reaperRuns;
     timeline.pass(s.lastRun, expiredSince.splice(0));
   }
-  byTestId("stat-reaperRuns").textContent = String(s.reaperRuns);
-  const leader = byTestId("stat-leader");
-  leader.textContent = s.leader ? "this tab" : "another tab";
+  setText(byTestId("stat-reaperRuns"), String(s.reaperRuns));
+  setText(byTestId("stat-leader"), s.leader ? "this tab" : "another tab");
   if (!s.leader) followerSince ??= Date.now();
   else if (followerSince !== null) {
     if (Date.now() - followerSince > TAKEOVER_AFTER_MS) logLine("leader", "this tab took over the reaper (the leader tab closed or paused)");
     followerSince = null;
   }
-  byTestId("stat-removedTotal").textContent = String(s.removedTotal);
-  byTestId("stat-lastRun").textContent = reportText(s.lastRun);
+  setText(byTestId("stat-removedTotal"), String(s.removedTotal));
+  setText(byTestId("stat-lastRun"), reportText(s.lastRun));
   const paused = byTestId("stat-reaperPaused");
-  paused.textContent = String(s.reaperPaused);
+  setText(paused, String(s.reaperPaused));
   paused.className = s.reaperPaused ? "paused" : "running";
   $("reaper-pause").disabled = s.reaperPaused;
   $("reaper-resume").disabled = !s.reaperPaused;

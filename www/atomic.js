@@ -6,7 +6,7 @@
 // tab's writes, over the store's BroadcastChannel, and each expiry when it comes); the log is the
 // store's "change" events (detail.remote: another tab's). Its own database.
 
-import { clock, describe, errorText, formatLeft, literal } from "./format.js";
+import { clock, describe, errorText, formatLeft, literal, setText } from "./format.js";
 import { openPanelStore, panelParts } from "./panel.js";
 
 const DB_NAME = "idb-ttl-demo-atomic";
@@ -156,13 +156,13 @@ function renderLock() {
 function tick() {
   const now = Date.now();
   const hitsAt = deadlines[HITS];
-  windowShown.textContent = hits === undefined
+  setText(windowShown, hits === undefined
     ? "–"
-    : hitsAt === null ? "the window has no expiry" : `the window ends in ${formatLeft((hitsAt - now) / 1000)}, and the count with it`;
+    : hitsAt === null ? "the window has no expiry" : `the window ends in ${formatLeft((hitsAt - now) / 1000)}, and the count with it`);
   const lockAt = deadlines[LOCK];
-  lockLeft.textContent = holder === undefined
+  setText(lockLeft, holder === undefined
     ? "–"
-    : `${lockAt === null ? "it has no expiry" : `frees itself in ${formatLeft((lockAt - now) / 1000)}`}${holder === TAB ? "" : "; a claim here gets false until then, or until it is released"}`;
+    : `${lockAt === null ? "it has no expiry" : `frees itself in ${formatLeft((lockAt - now) / 1000)}`}${holder === TAB ? "" : "; a claim here gets false until then, or until it is released"}`);
 }
 
 /** The buttons that work whoever holds the lock; enabled once both watches have told a first value. */

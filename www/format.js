@@ -2,6 +2,14 @@
 
 export function two(n) { return String(n).padStart(2, "0"); }
 
+/**
+ * Sets `el`'s text only when it differs: the panels' timers call this several times a second, and
+ * writing the same text again still makes the browser lay out and paint the page.
+ */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 /** Local wall-clock time with milliseconds, for log lines. */
 export function clock(date = new Date()) {
   return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, "0")}`;

@@ -2,7 +2,7 @@
 // the time they ran, on one axis from PAST_S seconds ago to FUTURE_S seconds ahead. Entries due
 // later, and those that never expire, are listed at the right-hand edge.
 
-import { literal } from "./format.js";
+import { literal, setText } from "./format.js";
 
 const PAST_S = 30;
 const FUTURE_S = 90;
@@ -59,9 +59,9 @@ export function mountTimeline(root) {
       marks.append(m);
     }
     for (const e of entries) if (e.expiresAt === null || e.expiresAt - now > FUTURE_S) beyond.push(e);
-    later.textContent = beyond.length
+    setText(later, beyond.length
       ? `later or never: ${beyond.slice(0, 12).map((e) => `${String(e.key)} (${e.expiresAt === null ? "never" : `in ${Math.round(e.expiresAt - now)} s`})`).join(", ")}${beyond.length > 12 ? ", …" : ""}`
-      : "";
+      : "");
     while (passes.length && passes[0].at / 1000 < now - PAST_S) passes.shift();
     for (const p of passes) {
       const m = document.createElement("span");

@@ -5,7 +5,7 @@
 // from IndexedDB. The panel keeps its own database, so the Entries table above (and its buttons)
 // do not mix with it.
 
-import { clock, describe, errorText, formatLeft, literal } from "./format.js";
+import { clock, describe, errorText, formatLeft, literal, setText } from "./format.js";
 import { openPanelStore, panelParts } from "./panel.js";
 
 const DB_NAME = "idb-ttl-demo-views";
@@ -65,13 +65,13 @@ function tick() {
   const now = Date.now() / 1000;
   for (const tr of body.children) {
     const at = tr.dataset.expiresAt;
-    tr.lastChild.textContent = at === "null" ? "never" : formatLeft(Number(at) - now);
+    setText(tr.lastChild, at === "null" ? "never" : formatLeft(Number(at) - now));
   }
   if (!store) return;
   const s = store.stats();
-  shown.views.textContent = String(s.views);
-  shown.entries.textContent = String(s.viewEntries);
-  shown.timer.textContent = s.viewTimerAt === null ? "null" : `in ${formatLeft(s.viewTimerAt - now)}`;
+  setText(shown.views, String(s.views));
+  setText(shown.entries, String(s.viewEntries));
+  setText(shown.timer, s.viewTimerAt === null ? "null" : `in ${formatLeft(s.viewTimerAt - now)}`);
 }
 
 function mount() {
