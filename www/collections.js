@@ -19,8 +19,15 @@ const SENSORS = [
 const STREAM_MS = 200;
 const BURST_PER_SENSOR = 1000;
 const BURST_SPAN_SECS = 15;
+// The countdowns of the documents table tick on this timer; it only writes the DOM (the
+// documents come from a live view, see mountCollection).
 const DOC_TICK_MS = 250;
+// The time-series panel reads at most this often, and redraws its clock-dependent cells (events in
+// the last 5 s, "s ago", the sparklines' window) this often while it shows live events.
 const SERIES_TICK_MS = 500;
+// The one re-read on a timer (see mountSeries): while the series holds live events the panel's
+// queries do not show, whose expiry it cannot know. The reaper's interval.
+const SERIES_FALLBACK_MS = 2000;
 const RECENT_SECS = 5;
 // Unix seconds of 9999-12-31T23:59:59Z: a later reference is not a date (the library's bound).
 const MAX_REFERENCE_SECS = 253402300799;
@@ -123,6 +130,7 @@ function mountCollection({ store, logLine }) {
 
   let events = null;
   let docs = [];
+  let stopView = null;
   const rows = new Map(); // id -> { tr, cells, expiresAt, never }
   let nextId = 1;
   let okTimer = 0;
@@ -366,41 +374,61 @@ function mountCollection({ store, logLine }) {
     renderCountdowns();
   }
 
+  /** Writes `value` to `el[prop]` only if it differs: the countdowns tick 4 times a second. */
+  const assign = (el, prop, value) => { if (el[prop] !== value) el[prop] = value; };
+
   function renderCountdowns() {
     const now = nowSecs();
     for (const row of rows.values()) {
       const left = row.cells.left;
       if (row.expiresAt === null) {
-        left.textContent = "never";
-        left.className = "num mono never";
-        left.title = row.cells.expires.title;
+        assign(left, "textContent", "never");
+        assign(left, "className", "num mono never");
+        assign(left, "title", row.cells.expires.title);
       } else {
         const secs = row.expiresAt - now;
-        left.textContent = formatLeft(secs);
-        left.className = `num mono ${secs < 5 ? "soon" : ""}`;
-        left.title = "";
+        assign(left, "textContent", formatLeft(secs));
+        assign(left, "className", `num mono ${secs < 5 ? "soon" : ""}`);
+        assign(left, "title", "");
       }
     }
   }
 
-  let refreshing = null;
-  function refresh() {
-    if (!events) return Promise.resolve();
-    if (refreshing) return refreshing;
-    refreshing = (async () => {
-      try {
-        docs = await events.values();
-        for (const d of docs) bumpNextId(d.id);
-        render();
-        renderIndex();
-      } catch (e) {
-        logLine("error", `events.values() failed: ${errorText(e)}`);
-      } finally {
-        refreshing = null;
-      }
-    })();
-    return refreshing;
+  function show(list) {
+    docs = list;
+    for (const d of docs) bumpNextId(d.id);
+    render();
+    renderIndex();
   }
+
+  // The table is `events.observe()`, a live view: the library hands over the live documents after
+  // every write to the collection (here or in another tab), every change of its TTL index, and as
+  // each document expires (its one timer), so the page never polls IndexedDB for them. After the
+  // panel's own actions the view re-reads by itself (each write fires a "change"); `refresh()`
+  // then only draws again what is known (a new index's expiries, say) without a read.
+  function startView() {
+    stopView?.();
+    stopView = events.observe((list) => show(list.map((e) => e.value)));
+  }
+
+  function refresh() {
+    if (events) { render(); renderIndex(); }
+    return Promise.resolve();
+  }
+
+  // What the view is not told of: an import() into the store (its "change" names no collection)
+  // and a database the browser closed and this store opened again (perhaps empty). One read then.
+  store.addEventListener("change", (ev) => {
+    const d = ev.detail ?? {};
+    if (events && d.op === "import" && d.collection === undefined && d.timeSeries === undefined) startView();
+  });
+  store.addEventListener("reopened", () => { if (events) startView(); });
+  // The TTL index changed (in another tab too): the index line follows, even with no document to
+  // re-read (the view then has nothing new to tell).
+  const INDEX_OPS = new Set(["setExpireAfter", "setTiers", "dropTtlIndex", "createTtlIndex"]);
+  store.addEventListener("change", (ev) => {
+    if (events && ev.detail?.collection === COLLECTION && INDEX_OPS.has(ev.detail.op)) refresh();
+  });
 
   async function open() {
     events = await store.collection(COLLECTION, { keyPath: "id" });
@@ -414,8 +442,14 @@ function mountCollection({ store, logLine }) {
     $("doc-clear").disabled = false;
     renderIndex();
     updateForm();
-    await refresh();
-    setInterval(() => { renderCountdowns(); refresh(); }, DOC_TICK_MS);
+    // The first read, so the table is drawn once the panel says "ready"; the view then keeps it.
+    try {
+      show(await events.values());
+    } catch (e) {
+      logLine("error", `events.values() failed: ${errorText(e)}`);
+    }
+    startView();
+    setInterval(renderCountdowns, DOC_TICK_MS); // the DOM only
   }
 
   return { open };
@@ -535,8 +569,16 @@ function mountSeries({ store, logLine }) {
     bucketsReaped += n;
     reapedEl.dataset.count = String(bucketsReaped);
     reapedEl.textContent = `Buckets removed by the reaper: ${group(bucketsReaped)} (last pass at ${clock()}: ${n} whole bucket${n === 1 ? "" : "s"}, one delete each)`;
-    refresh();
+    wanted();
   });
+  // A write to the series (the stream's ticks included, and another tab's), an import() into the
+  // store (its "change" names no series), a database the browser closed and this store opened
+  // again: each may have changed what the panel shows.
+  store.addEventListener("change", (ev) => {
+    const d = ev.detail ?? {};
+    if (d.timeSeries === SERIES || (d.op === "import" && d.collection === undefined && d.timeSeries === undefined)) wanted();
+  });
+  store.addEventListener("reopened", () => wanted());
 
   function sensorRow(id) {
     let row = rows.get(id);
@@ -558,7 +600,7 @@ function mountSeries({ store, logLine }) {
     return row;
   }
 
-  function render(count, buckets, perSensor, toSecs) {
+  function render(count, buckets, toSecs) {
     byTestId("ts-count").textContent = group(count);
     byTestId("ts-count").dataset.value = String(count);
     byTestId("ts-buckets").textContent = group(buckets);
@@ -580,10 +622,14 @@ function mountSeries({ store, logLine }) {
       ratioLine.textContent = "No events stored: start the stream.";
     }
 
+    renderSensors(toSecs);
+  }
+
+  /** The sensors' rows from the events last read, as of `toSecs` (the DOM only). */
+  function renderSensors(toSecs) {
     const fromSecs = toSecs - SERIES_OPTIONS.expireAfter;
-    perSensor.forEach((events, i) => {
+    shown.forEach((points, i) => {
       const row = sensorRow(SENSORS[i].id);
-      const points = events.map((e) => ({ t: e.ts instanceof Date ? e.ts.getTime() / 1000 : Number(e.ts), v: e.value }));
       row.recent.textContent = String(points.filter((p) => p.t >= toSecs - RECENT_SECS).length);
       const newest = points.slice(-4).reverse();
       row.last.dataset.value = newest.length ? String(newest[0].v) : "";
@@ -595,10 +641,53 @@ function mountSeries({ store, logLine }) {
     });
   }
 
+  // When the panel reads. There is no live view of a time series, so it reads on the store's
+  // events: a "change" naming the series (throttled to one read per SERIES_TICK_MS while the stream
+  // writes), an "expired" naming it (the reaper removed buckets: bucketCount() fell), and after its
+  // own burst and clear. What no event tells is an event leaving the live data: events expire one
+  // by one inside their bucket, with no write and no "expired" (that comes only when the reaper
+  // removes a whole bucket). The panel knows when from what it read, though: each event shown
+  // expires at its time + expireAfter, so it reads again at the soonest of those (never sooner
+  // than SERIES_TICK_MS after the last read: a decaying stream is one read per 500 ms, as before).
+  // Only events the panel's queries do not show (another meta value, written from the console)
+  // have an expiry it cannot know: while count() says there are such, it re-reads every
+  // SERIES_FALLBACK_MS. With no live event (the idle page) nothing is read until an event comes.
+  let shown = SENSORS.map(() => []); // per sensor, the live events last read: [{ t, v }]
+  let readAt = Infinity; // Date.now() ms at which a read is due; Infinity: none until an event
+  let lastRead = -Infinity; // Date.now() ms at which the last read began
+  let timer = 0;
   let refreshing = null;
+
+  /** Something may have changed: read as soon as the throttle allows. */
+  function wanted() {
+    readAt = Math.min(readAt, Date.now());
+    plan();
+  }
+
+  /** Arms the one timer: for the next read, or to redraw the clock-dependent cells meanwhile. */
+  function plan() {
+    clearTimeout(timer);
+    timer = 0;
+    if (!sensors || refreshing) return; // a read under way plans when done
+    const now = Date.now();
+    let at = Math.max(readAt, lastRead + SERIES_TICK_MS);
+    if (shown.some((points) => points.length)) at = Math.min(at, now + SERIES_TICK_MS);
+    if (at === Infinity) return;
+    timer = setTimeout(() => {
+      timer = 0;
+      const t = Date.now();
+      if (t >= readAt && t >= lastRead + SERIES_TICK_MS) refresh();
+      else { renderSensors(nowSecs()); plan(); }
+    }, Math.max(0, at - now));
+  }
+
   function refresh() {
     if (!sensors) return Promise.resolve();
     if (refreshing) return refreshing;
+    clearTimeout(timer);
+    timer = 0;
+    lastRead = Date.now();
+    readAt = Infinity; // an event during the read asks for another one
     refreshing = (async () => {
       try {
         const toSecs = nowSecs();
@@ -608,11 +697,24 @@ function mountSeries({ store, logLine }) {
           sensors.bucketCount(),
           ...SENSORS.map((s) => sensors.query({ meta: s.id, from })),
         ]);
-        render(count, buckets, perSensor, toSecs);
+        shown = perSensor.map((events) => events.map((e) => ({ t: e.ts instanceof Date ? e.ts.getTime() / 1000 : Number(e.ts), v: e.value })));
+        render(count, buckets, toSecs);
+        // The next change no event tells: the soonest expiry shown (+ 50 ms, so the read after it
+        // does not still find that event live), or the fallback for events not shown.
+        let due = Infinity;
+        let known = 0;
+        for (const points of shown) {
+          known += points.length;
+          for (const p of points) if (Number.isFinite(p.t)) due = Math.min(due, (p.t + SERIES_OPTIONS.expireAfter) * 1000 + 50);
+        }
+        if (count > known) due = Math.min(due, Date.now() + SERIES_FALLBACK_MS);
+        readAt = Math.min(readAt, due);
       } catch (e) {
         logLine("error", `sensors refresh failed: ${errorText(e)}`);
+        readAt = Math.min(readAt, Date.now() + SERIES_FALLBACK_MS); // try again, slowly
       } finally {
         refreshing = null;
+        plan();
       }
     })();
     return refreshing;
@@ -624,8 +726,7 @@ function mountSeries({ store, logLine }) {
     $("tick-ms").textContent = `${STREAM_MS} ms`;
     for (const id of ["stream-toggle", "stream-burst", "series-clear"]) $(id).disabled = false;
     renderState();
-    await refresh();
-    setInterval(refresh, SERIES_TICK_MS);
+    await refresh(); // and then on events (see plan())
   }
 
   return { open };
