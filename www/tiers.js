@@ -4,14 +4,22 @@
 // panels: the counts of live / waiting / handed-off / archived entries, the server's list, the cap,
 // the storage estimate, and the `logs` collection whose documents move live -> archive -> deleted.
 // Everything shown is read through the library's public API; the page computes only countdowns
-// and the estimate of the next pass under back-off (from the documented rule).
+// and the estimate of the next pass under back-off (from the documented rule). IndexedDB is read
+// only when something may have changed (the store's events, live views, the server's receipts,
+// the moments a tier is reached), never on a timer but for a slow fallback where no event tells.
 
 import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, literal } from "./format.js";
 
 const DEFAULTS = { archiveFor: 30, maxEntries: 12, tiers: "10,25", latencyMs: 150 };
 const LOGS = "logs";
 const TICK_MS = 250;
-const ESTIMATE_MS = 1000;
+// The slow fallback re-read, the demo's reaper interval: for what no event tells (see SLOW below).
+const SLOW_MS = 2000;
+// A re-read timed for a moment the page computed (a delete tier) comes this much after it, so the
+// library's clock is past it too.
+const MARGIN_MS = 25;
+// setTimeout's longest delay (a longer one fires at once).
+const MAX_DELAY_MS = 2 ** 31 - 1;
 const SERVER_ROWS_SHOWN = 60;
 const RECEIPTS_KEPT = 2000;
 const EVICTIONS_SHOWN = 5;
@@ -20,6 +28,11 @@ const GONE_ROWS_KEPT = 8;
 const BACKOFF_MAX_MS = 3_600_000;
 
 const $ = (id) => document.getElementById(id);
+// DOM writes only when the value differs: rewriting the same text still costs a style and layout pass.
+const put = (el, prop, value) => { if (el[prop] !== value) el[prop] = value; };
+const putData = (el, name, value) => { if (el.dataset[name] !== value) el.dataset[name] = value; };
+const putStyle = (el, name, value) => { if (el.style[name] !== value) el.style[name] = value; };
+const later = (fn, atMs) => setTimeout(fn, Math.min(MAX_DELAY_MS, Math.max(0, atMs - Date.now()) + MARGIN_MS));
 const nowSecs = () => Date.now() / 1000;
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -39,6 +52,26 @@ function parseTiers(text) {
 
 function tiersText(tiers) {
   return `[${tiers.map((t) => `{ after: ${literal(t.after)}, action: "${t.action}" }`).join(", ")}]`;
+}
+
+/**
+ * `read` (async, never rejecting) made safe to call at any moment: a call during a read gets one
+ * more read that starts after it (shared by every call meanwhile), so a change told mid-read is
+ * never missed, and reads never pile up.
+ */
+function serialized(read) {
+  let running = null;
+  let queued = null;
+  const run = () => {
+    if (!running) {
+      running = read().finally(() => { running = null; });
+      return running;
+    }
+    const again = () => { queued = null; return run(); };
+    queued ??= running.then(again, again);
+    return queued;
+  };
+  return run;
 }
 
 function bytes(n) {
@@ -90,9 +123,21 @@ function openCallText(dbName, config, reapIntervalMs) {
  * `down` is set, or records each record it was given. `receipts` is the list the page shows;
  * `deliveries` counts each record (kind, name, key, expiresAt) as a server writing them
  * idempotently would key them, so a record offered twice shows up as a second delivery.
+ * `subscribe(fn)` calls `fn(added)` after each call of the hook, with the receipts it added
+ * (none when it refused); it returns the function that stops that.
  */
 export function createServer({ latencyMs }) {
+  const listeners = new Set();
+  const tell = (added) => {
+    for (const fn of listeners) {
+      try { fn(added); } catch (e) { reportError(e); } // never the hook's failure
+    }
+  };
   const server = {
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
     down: false,
     latencyMs,
     receipts: [], // newest last: { at, kind, name, key, action, expiresAt, value, delivery }
@@ -112,22 +157,27 @@ export function createServer({ latencyMs }) {
         server.refusedAt.push(began);
         if (server.refusedAt.length > RECEIPTS_KEPT) server.refusedAt.shift();
         server.version++;
+        tell([]);
         throw new Error("server down (503)");
       }
       const at = Date.now();
+      const added = [];
       for (const r of records) {
         const id = JSON.stringify([r.kind, r.name ?? null, r.key, r.expiresAt]);
         const delivery = (server.deliveries.get(id) ?? 0) + 1;
         server.deliveries.set(id, delivery);
         if (delivery > 1) server.duplicates++;
         server.received++;
-        server.receipts.push({
+        const receipt = {
           at, kind: r.kind, name: r.name, key: r.key, action: r.action, expiresAt: r.expiresAt, delivery,
           value: r.kind === "events" ? `${r.value.length} events` : describe(r.value),
-        });
+        };
+        server.receipts.push(receipt);
+        added.push(receipt);
       }
       if (server.receipts.length > RECEIPTS_KEPT) server.receipts.splice(0, server.receipts.length - RECEIPTS_KEPT);
       server.version++;
+      tell(added);
     },
   };
   return server;
@@ -184,7 +234,8 @@ function mountHandOff({ store, logLine, server, config, reapIntervalMs, dbName }
       const text = `reap() → handed off ${r.handedOff}, archived ${r.archived}${r.handOffFailed ? ", hand-off failed" : ""}`;
       $("retry-result").textContent = text;
       logLine("reap", text);
-      await refresh();
+      await Promise.all([readArchive(), readEstimate()]);
+      renderStats();
     } catch (e) {
       showError(e);
     } finally {
@@ -291,36 +342,100 @@ function mountHandOff({ store, logLine, server, config, reapIntervalMs, dbName }
     }
   });
 
-  let estimating = false;
-  async function renderEstimate() {
-    if (estimating) return;
-    estimating = true;
+  // ----- what is read from IndexedDB, and when -----
+  //
+  // Nothing here polls IndexedDB. Each read runs when something may have changed it:
+  // - live (`count()`): a live view of every key (`store.observe`) hands a fresh list after each
+  //   write, delete, clear or eviction, in this tab or another, and as each entry expires, at its
+  //   expiry; its length is the count.
+  // - the archive (`archive.count()`, `archive.values()`): entries enter it only in a reaper pass,
+  //   which fires "expired" (here, or in another tab with `remote`); "Clear archive" and "Retry
+  //   now" read it again. They leave it at their delete tier (expiry + archiveFor), which fires
+  //   nothing: this page's server was told that moment for each entry it accepted (a receipt's
+  //   `expiresAt`), so the archive is read again then.
+  // - `estimate()`: after each "change", "expired" and "evicted" and each list of the view (an
+  //   entry that expires becomes "expired still stored").
+  // SLOW: what no event tells is read again every SLOW_MS: the archive while it shows any entry
+  // (an entry archived by another tab's pass, or before this page was loaded, leaves it at a
+  // delete tier this page was never told, and another tab's archive.clear() fires nothing here),
+  // and estimate()'s usage (the whole origin's bytes: the demo's other panels write databases of
+  // their own, and the browser compacts, without any event on this store), read from
+  // navigator.storage.estimate() as estimate() reads it, so without touching IndexedDB.
+  // The counters of stats() are synchronous (no IndexedDB): they and the back-off countdown are
+  // drawn every TICK_MS, writing the DOM only where a value shown changed. (An "error" event, a
+  // failed hand-off or pass, changes no record: only those counters, drawn at the next tick.)
+
+  let estimated = null; // the last store.estimate()
+  function showEstimate(e) {
+    const el = $("estimate");
+    const usage = typeof e.usage === "number" ? `${bytes(e.usage)} used of ${bytes(e.quota)}` : "usage and quota not reported here";
+    put(el, "textContent", `${usage} · live ${e.live}, expired still stored ${e.expired}`);
+    put(el, "title", JSON.stringify(e));
+    setNum("tier-expired", e.expired);
+  }
+  const readEstimate = serialized(async () => {
     try {
-      const e = await store.estimate();
-      const el = $("estimate");
-      const usage = typeof e.usage === "number" ? `${bytes(e.usage)} used of ${bytes(e.quota)}` : "usage and quota not reported here";
-      el.textContent = `${usage} · live ${e.live}, expired still stored ${e.expired}`;
-      el.title = JSON.stringify(e);
-      const exp = byTestId("tier-expired");
-      exp.textContent = String(e.expired);
-      exp.dataset.value = String(e.expired);
+      estimated = await store.estimate();
+      showEstimate(estimated);
     } catch (e) {
       logLine("error", `estimate(): ${errorText(e)}`);
-    } finally {
-      estimating = false;
     }
-  }
+  });
+  // estimate()'s usage and quota are navigator.storage.estimate()'s: on the slow timer only they
+  // are read again, there (no IndexedDB read), beside the counts of the last estimate().
+  const readUsage = serialized(async () => {
+    if (typeof estimated?.usage !== "number" || !navigator.storage?.estimate) return;
+    try {
+      const { usage, quota } = await navigator.storage.estimate();
+      estimated = { ...estimated, usage, quota };
+      showEstimate(estimated);
+    } catch { /* the next estimate() tells */ }
+  });
+
+  const archiveDue = []; // Unix ms at which archived entries reach their delete tier, soonest first (told by the server)
+  let archiveTimer = 0;
+  const readArchive = serialized(async () => {
+    clearTimeout(archiveTimer);
+    const readAt = Date.now();
+    let archived = 1; // a read that failed is tried again SLOW_MS later
+    try {
+      const [n, values] = await Promise.all([archive.count(), archive.values()]);
+      archived = n;
+      setNum("tier-archived", n);
+      const shown = values.slice(0, 6).map((v) => describe(v));
+      put($("archive-values"), "textContent", `[${shown.join(", ")}${values.length > 6 ? `, … ${values.length - 6} more` : ""}]`);
+    } catch (e) {
+      logLine("error", `tiers refresh failed: ${errorText(e)}`);
+    }
+    // The next read by the clock: the soonest delete tier the page knows, or SLOW_MS (above)
+    // while the archive shows any entry.
+    while (archiveDue.length > 0 && archiveDue[0] <= readAt) archiveDue.shift();
+    const next = Math.min(archiveDue[0] ?? Infinity, archived > 0 ? readAt + SLOW_MS : Infinity);
+    if (next !== Infinity) archiveTimer = later(readArchive, next);
+  });
+  server.subscribe((added) => {
+    renderServer();
+    const due = added.filter((r) => r.kind === "entry" && r.action === "archive" && r.expiresAt !== null);
+    if (due.length === 0) return;
+    archiveDue.push(...due.map((r) => r.expiresAt * 1000));
+    archiveDue.sort((x, y) => x - y);
+    // Kept bounded: one not kept is still read again, SLOW_MS after a read that shows it.
+    archiveDue.length = Math.min(archiveDue.length, RECEIPTS_KEPT);
+    // The pass archives them once the hook resolves, then fires "expired": that read sets the timer.
+  });
 
   $("archive-clear").addEventListener("click", async () => {
-    try { await archive.clear(); await refresh(); } catch (e) { showError(e); }
+    try { await archive.clear(); await Promise.all([readArchive(), readEstimate()]); } catch (e) { showError(e); }
   });
 
   // ----- the counts, the back-off, the server list -----
 
   function setNum(testid, n) {
     const el = byTestId(testid);
-    el.textContent = String(n);
-    el.dataset.value = String(n);
+    const v = String(n);
+    if (el.dataset.value === v) return;
+    el.textContent = v;
+    el.dataset.value = v;
   }
 
   function renderBackoff(s) {
@@ -331,14 +446,14 @@ function mountHandOff({ store, logLine, server, config, reapIntervalMs, dbName }
       seenFailures = s.handOffFailures;
     }
     const note = $("backoff-note");
-    note.dataset.streak = String(streak);
-    if (streak === 0 || !s.leader || s.lastRunAt === null) { note.hidden = true; return; }
+    putData(note, "streak", String(streak));
+    if (streak === 0 || !s.leader || s.lastRunAt === null) { put(note, "hidden", true); return; }
     const delayMs = Math.min(reapIntervalMs * 2 ** (streak - 1), Math.max(BACKOFF_MAX_MS, reapIntervalMs));
     const left = s.lastRunAt + delayMs / 1000 - nowSecs();
-    note.textContent = `onExpire failed in ${plural(streak, "pass", "passes")} in a row: background passes back off ` +
+    put(note, "textContent", `onExpire failed in ${plural(streak, "pass", "passes")} in a row: background passes back off ` +
       `(reapIntervalMs × 2^(n−1) = ${delayMs / 1000} s). Next pass ${left > 0 ? `in about ${formatLeft(left)}` : "due now"}` +
-      `${s.reaperPaused ? " (reaper paused)" : ""}; "Retry now" runs one at once.`;
-    note.hidden = false;
+      `${s.reaperPaused ? " (reaper paused)" : ""}; "Retry now" runs one at once.`);
+    put(note, "hidden", false);
   }
 
   function renderServer() {
@@ -377,36 +492,24 @@ function mountHandOff({ store, logLine, server, config, reapIntervalMs, dbName }
     $("server-empty").hidden = server.receipts.length > 0;
   }
 
-  let refreshing = null;
-  function refresh() {
-    if (refreshing) return refreshing;
-    refreshing = (async () => {
-      try {
-        const [live, archived, values] = await Promise.all([store.count(), archive.count(), archive.values()]);
-        const s = store.stats();
-        setNum("tier-live", live);
-        setNum("tier-waiting", s.handOffWaiting);
-        setNum("tier-handedOff", s.handedOff);
-        setNum("tier-archived", archived);
-        setNum("tier-failures", s.handOffFailures);
-        setNum("tier-evicted", s.evictedTotal);
-        setNum("tier-archivedTotal", s.archivedTotal);
-        byTestId("tier-waiting").closest(".flow-box").classList.toggle("hot", s.handOffWaiting > 0);
-        byTestId("tier-failures").classList.toggle("bad", s.handOffFailures > 0);
-        const shown = values.slice(0, 6).map((v) => describe(v));
-        $("archive-values").textContent = `[${shown.join(", ")}${values.length > 6 ? `, … ${values.length - 6} more` : ""}]`;
-        $("tiers-leader").textContent = s.leader
-          ? "this tab leads: its passes call its onExpire"
-          : "another tab leads: hand-offs happen there (its server list), not here";
-        renderBackoff(s);
-        renderServer();
-      } catch (e) {
-        logLine("error", `tiers refresh failed: ${errorText(e)}`);
-      } finally {
-        refreshing = null;
-      }
-    })();
-    return refreshing;
+  /** The counters of stats() (synchronous: no IndexedDB read), drawn every TICK_MS. */
+  function renderStats() {
+    try {
+      const s = store.stats();
+      setNum("tier-waiting", s.handOffWaiting);
+      setNum("tier-handedOff", s.handedOff);
+      setNum("tier-failures", s.handOffFailures);
+      setNum("tier-evicted", s.evictedTotal);
+      setNum("tier-archivedTotal", s.archivedTotal);
+      byTestId("tier-waiting").closest(".flow-box").classList.toggle("hot", s.handOffWaiting > 0);
+      byTestId("tier-failures").classList.toggle("bad", s.handOffFailures > 0);
+      put($("tiers-leader"), "textContent", s.leader
+        ? "this tab leads: its passes call its onExpire"
+        : "another tab leads: hand-offs happen there (its server list), not here");
+      renderBackoff(s);
+    } catch (e) {
+      logLine("error", `tiers refresh failed: ${errorText(e)}`);
+    }
   }
 
   async function open() {
@@ -414,10 +517,28 @@ function mountHandOff({ store, logLine, server, config, reapIntervalMs, dbName }
     fill.disabled = config.maxEntries === undefined;
     renderServerState();
     renderQuickPreview();
-    await refresh();
-    await renderEstimate();
-    setInterval(refresh, TICK_MS);
-    setInterval(renderEstimate, ESTIMATE_MS);
+    renderServer();
+    renderStats();
+    let viewTold = false;
+    // Every key: numbers sort before strings, so from -Infinity on, with no upper end (as app.js's table).
+    store.observe({ from: -Infinity }, (list) => {
+      viewTold = true;
+      setNum("tier-live", list.length);
+      readEstimate();
+    });
+    // Until the view's first list (a view whose read fails tells nothing), count() says it.
+    const counted = store.count().then(
+      (n) => { if (!viewTold) setNum("tier-live", n); },
+      (e) => logLine("error", `tiers refresh failed: ${errorText(e)}`),
+    );
+    store.addEventListener("expired", () => { readArchive(); readEstimate(); });
+    store.addEventListener("change", () => readEstimate());
+    store.addEventListener("evicted", () => readEstimate());
+    store.addEventListener("reopened", () => { readArchive(); readEstimate(); });
+    await Promise.all([counted, readArchive(), readEstimate()]);
+    setInterval(renderStats, TICK_MS);
+    // The origin's usage (see SLOW above); the rest of estimate() is read at each event.
+    setInterval(readUsage, SLOW_MS);
   }
 
   return { open };
@@ -588,13 +709,15 @@ function mountLogs({ store, logLine, config }) {
   };
 
   function render() {
+    if (!logs) return;
     const tiers = indexTiers(logs.ttlIndex());
     const a = tierAt(tiers, "archive");
     const d = tierAt(tiers, "delete");
     const now = nowSecs();
     // The bar spans the delete tier and a bit more (the archive tier twice over when nothing deletes).
     const span = Math.max(1, (d ?? (a ?? 10) * 2) * 1.15);
-    const pct = (secs) => `${Math.min(100, Math.max(0, (secs / span) * 100))}%`;
+    // Rounded to 1/100 %, as the style reads back: an unmoved marker is not written again.
+    const pct = (secs) => `${Math.round(Math.min(100, Math.max(0, (secs / span) * 100)) * 100) / 100}%`;
     const list = [...tracked.values()].sort((x, y) => (y.at ?? 0) - (x.at ?? 0));
     let prev = null;
     for (const t of list) {
@@ -604,87 +727,102 @@ function mountLogs({ store, logLine, config }) {
       if (want !== row.tr) tbody.insertBefore(row.tr, want);
       prev = row.tr;
 
-      row.tr.dataset.state = t.state;
-      row.tr.dataset.history = t.history.join(" ");
-      row.badge.className = `tier-badge ${t.state}`;
-      row.badge.textContent = t.state;
-      row.badge.title = {
+      putData(row.tr, "state", t.state);
+      putData(row.tr, "history", t.history.join(" "));
+      put(row.badge, "className", `tier-badge ${t.state}`);
+      put(row.badge, "textContent", t.state);
+      put(row.badge, "title", {
         live: "logs.get(id) returns it",
         waiting: "past its archive tier: hidden from reads, not yet in logs.archive (the next reaper pass moves it, once onExpire accepts it)",
         archived: "logs.archive.get(id) returns it",
         gone: "neither logs.get(id) nor logs.archive.get(id) returns it",
-      }[t.state];
+      }[t.state]);
 
       const [live, archived, gone] = row.segs;
       const aEnd = a ?? d ?? span;
-      live.style.left = "0%";
-      live.style.width = pct(aEnd);
-      archived.style.left = pct(aEnd);
-      archived.style.width = a === null ? "0%" : pct((d ?? span) - a);
-      gone.style.left = pct(d ?? span);
-      gone.style.width = d === null ? "0%" : pct(span - d);
+      putStyle(live, "left", "0%");
+      putStyle(live, "width", pct(aEnd));
+      putStyle(archived, "left", pct(aEnd));
+      putStyle(archived, "width", a === null ? "0%" : pct((d ?? span) - a));
+      putStyle(gone, "left", pct(d ?? span));
+      putStyle(gone, "width", d === null ? "0%" : pct(span - d));
       const age = t.at === null ? null : now - t.at;
-      row.marker.hidden = age === null || t.state === "gone";
-      if (age !== null) row.marker.style.left = pct(age);
-      row.bar.title = `age ${age === null ? "?" : age.toFixed(1)} s · tiers: ${tiersText(tiers)}`;
+      put(row.marker, "hidden", age === null || t.state === "gone");
+      if (age !== null && t.state !== "gone") putStyle(row.marker, "left", pct(age));
+      put(row.bar, "title", `age ${age === null ? "?" : age.toFixed(1)} s · tiers: ${tiersText(tiers)}`);
 
       const next = t.at === null ? null : NEXT[t.state](t, a, d);
       if (next) {
         const left = next.at - now;
-        row.next.textContent = `${next.what} in ${formatLeft(left)}`;
-        row.next.className = `num mono ${left < 3 ? "soon" : ""}`;
+        put(row.next, "textContent", `${next.what} in ${formatLeft(left)}`);
+        put(row.next, "className", `num mono ${left < 3 ? "soon" : ""}`);
       } else {
-        row.next.className = "num mono never";
-        row.next.textContent = {
+        put(row.next, "className", "num mono never");
+        put(row.next, "textContent", {
           live: "never (no tier)",
           waiting: "next pass",
           archived: "kept (no delete tier)",
           gone: t.goneAt ? `since ${clock(new Date(t.goneAt)).slice(0, 8)}` : "—",
-        }[t.state];
+        }[t.state]);
       }
     }
-    $("logs-empty").hidden = tracked.size > 0;
+    put($("logs-empty"), "hidden", tracked.size > 0);
   }
 
-  let refreshing = null;
-  function refresh() {
-    if (!logs) return Promise.resolve();
-    if (refreshing) return refreshing;
-    refreshing = (async () => {
-      try {
-        const [live, archived] = await Promise.all([logs.values(), archive.values()]);
-        const now = nowSecs();
-        const tiers = indexTiers(logs.ttlIndex());
-        const a = tierAt(tiers, "archive");
-        const d = tierAt(tiers, "delete");
-        const seen = new Set();
-        for (const doc of live) { seen.add(doc.id); bumpNextId(doc.id); track(doc, "live"); }
-        for (const doc of archived) { seen.add(doc.id); bumpNextId(doc.id); track(doc, "archived"); }
-        for (const t of tracked.values()) {
-          if (seen.has(t.id)) continue;
-          // In neither: between its archive and delete tiers and never seen archived, it waits for
-          // the reaper (and the hook); otherwise it was deleted (its delete tier, or a clear()).
-          const between = t.at !== null && a !== null && now >= t.at + a && (d === null || now < t.at + d);
-          setState(t, between && t.state !== "archived" && t.state !== "gone" ? "waiting" : "gone");
-        }
-        const gone = [...tracked.values()].filter((t) => t.state === "gone").sort((x, y) => x.goneAt - y.goneAt);
-        for (const t of gone.slice(0, Math.max(0, gone.length - GONE_ROWS_KEPT))) {
-          t.row?.tr.remove();
-          tracked.delete(t.id);
-        }
-        const [nLive, nArchived] = await Promise.all([logs.count(), archive.count()]);
-        $("logs-live").textContent = String(nLive);
-        $("logs-archived").textContent = `${nArchived} archived`;
-        $("logs-archived").dataset.value = String(nArchived);
-        render();
-      } catch (e) {
-        logLine("error", `logs refresh failed: ${errorText(e)}`);
-      } finally {
-        refreshing = null;
+  // Nothing here polls IndexedDB: the documents are read again when something may have moved
+  // them. A write to the collection (a put, a clear, setTiers; here or in another tab) fires
+  // "change" with `collection: "logs"`; a reaper pass that archives or deletes documents fires
+  // "expired" with their ids under `collections.logs`. The rest happens by the clock with no
+  // event: a live document leaves the live data at its archive tier (it shows "waiting" until a
+  // pass archives it), an archived one leaves the archive at its delete tier; the page knows each
+  // document's `at` and the tiers, so one timer reads again at the soonest such moment.
+  // SLOW: another tab's logs.archive.clear() fires nothing here, so while the archive shows any
+  // document it is read again every SLOW_MS as well.
+  let timer = 0;
+  const refresh = serialized(async () => {
+    if (!logs) return;
+    clearTimeout(timer);
+    const readAt = nowSecs();
+    try {
+      const [live, archived] = await Promise.all([logs.values(), archive.values()]);
+      const now = nowSecs();
+      const tiers = indexTiers(logs.ttlIndex());
+      const a = tierAt(tiers, "archive");
+      const d = tierAt(tiers, "delete");
+      const seen = new Set();
+      for (const doc of live) { seen.add(doc.id); bumpNextId(doc.id); track(doc, "live"); }
+      for (const doc of archived) { seen.add(doc.id); bumpNextId(doc.id); track(doc, "archived"); }
+      for (const t of tracked.values()) {
+        if (seen.has(t.id)) continue;
+        // In neither: between its archive and delete tiers and never seen archived, it waits for
+        // the reaper (and the hook); otherwise it was deleted (its delete tier, or a clear()).
+        const between = t.at !== null && a !== null && now >= t.at + a && (d === null || now < t.at + d);
+        setState(t, between && t.state !== "archived" && t.state !== "gone" ? "waiting" : "gone");
       }
-    })();
-    return refreshing;
-  }
+      const gone = [...tracked.values()].filter((t) => t.state === "gone").sort((x, y) => x.goneAt - y.goneAt);
+      for (const t of gone.slice(0, Math.max(0, gone.length - GONE_ROWS_KEPT))) {
+        t.row?.tr.remove();
+        tracked.delete(t.id);
+      }
+      const [nLive, nArchived] = await Promise.all([logs.count(), archive.count()]);
+      put($("logs-live"), "textContent", String(nLive));
+      put($("logs-archived"), "textContent", `${nArchived} archived`);
+      putData($("logs-archived"), "value", String(nArchived));
+      render();
+      // The next read by the clock: the soonest tier a document reaches (live: its archive tier,
+      // or its delete tier without one; waiting or archived: its delete tier), or SLOW_MS (above).
+      let next = nArchived > 0 ? readAt + SLOW_MS / 1000 : Infinity;
+      for (const t of tracked.values()) {
+        if (t.at === null || t.state === "gone") continue;
+        const at = t.at + ((t.state === "live" ? a ?? d : d) ?? Infinity);
+        if (at > readAt && at < next) next = at;
+      }
+      if (next !== Infinity) timer = later(refresh, next * 1000);
+    } catch (e) {
+      logLine("error", `logs refresh failed: ${errorText(e)}`);
+      timer = later(refresh, Date.now() + SLOW_MS); // tried again
+    }
+  });
 
   async function open() {
     logs = await store.collection(LOGS, { keyPath: "id" });
@@ -702,9 +840,13 @@ function mountLogs({ store, logLine, config }) {
     for (const id of ["tiers-set", "logs-clear", "logs-archive-clear"]) $(id).disabled = false;
     form.querySelector('button[type="submit"]').disabled = false;
     renderIndex();
+    store.addEventListener("change", (ev) => { if (ev.detail?.collection === LOGS) refresh(); });
+    store.addEventListener("expired", (ev) => { if (ev.detail?.collections?.[LOGS]?.length > 0) refresh(); });
+    store.addEventListener("reopened", () => refresh());
     await refresh();
     renderPreview();
-    setInterval(refresh, TICK_MS);
+    // The countdowns and the markers move with the clock: drawn (no IndexedDB read) every TICK_MS.
+    setInterval(render, TICK_MS);
   }
 
   return { open };
