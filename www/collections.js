@@ -2,7 +2,7 @@
 // both in the store app.js opened. Everything shown is read back through the library's public API;
 // the only thing computed on the page is the displayed expiry of a document (its field + expireAfter).
 
-import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal } from "./format.js";
+import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal, setText } from "./format.js";
 
 const COLLECTION = "events";
 const TTL_INDEX = { field: "createdAt", expireAfter: 30 };
@@ -19,15 +19,19 @@ const SENSORS = [
 const STREAM_MS = 200;
 const BURST_PER_SENSOR = 1000;
 const BURST_SPAN_SECS = 15;
-// The countdowns of the documents table tick on this timer; it only writes the DOM (the
-// documents come from a live view, see mountCollection).
+// The documents table's countdowns tick on this timer (the DOM only); its reads (on events, see
+// mountCollection) are at least this far apart.
 const DOC_TICK_MS = 250;
-// The time-series panel reads at most this often, and redraws its clock-dependent cells (events in
-// the last 5 s, "s ago", the sparklines' window) this often while it shows live events.
+// The time-series panel's reads (on events, see mountSeries) are at least this far apart; its
+// clock-dependent cells (events in the last 5 s, "s ago", the sparklines) are redrawn this often
+// from what it read, while it shows live events.
 const SERIES_TICK_MS = 500;
-// The one re-read on a timer (see mountSeries): while the series holds live events the panel's
-// queries do not show, whose expiry it cannot know. The reaper's interval.
-const SERIES_FALLBACK_MS = 2000;
+// The only re-read on a timer (see mountSeries): while the series holds live events the panel's
+// queries do not show, whose expiry it cannot know. The reaper's interval; also the retry of a
+// read that failed.
+const SLOW_READ_MS = 2000;
+// setTimeout's longest delay; a longer one would fire at once.
+const MAX_DELAY_MS = 0x7fffffff;
 const RECENT_SECS = 5;
 // Unix seconds of 9999-12-31T23:59:59Z: a later reference is not a date (the library's bound).
 const MAX_REFERENCE_SECS = 253402300799;
@@ -35,6 +39,70 @@ const UNIT_SECS = { s: 1, ms: 1e-3, us: 1e-6, ns: 1e-9 };
 
 const $ = (id) => document.getElementById(id);
 const nowSecs = () => Date.now() / 1000;
+
+/**
+ * A panel's reads of IndexedDB, made only when something may have changed. `read()` reads and
+ * draws, and resolves to the Date.now() ms at which what it read changes with no event to say so
+ * (an expiry), or Infinity. `wanted()`: an event says something may have changed, read as soon as
+ * `gapMs` after the last read's start allows. `now()`: read at once (after the panel's own
+ * actions), resolving when drawn; an event during a read asks for one more. `tick()`, when given,
+ * is called every `gapMs` between reads while `ticking()` says so (for redraws without a read). A
+ * failed read is logged by `read` itself (it rethrows) and retried after SLOW_READ_MS.
+ */
+function reader({ gapMs, read, tick = null, ticking = () => false }) {
+  let readAt = Infinity; // when a read is due; Infinity: none until an event or an expiry
+  let lastRead = -Infinity; // when the last read began
+  let timer = 0;
+  let running = null;
+
+  function plan() {
+    clearTimeout(timer);
+    timer = 0;
+    if (running) return; // the read under way plans when done
+    const t = Date.now();
+    let at = Math.max(readAt, lastRead + gapMs);
+    if (tick && ticking()) at = Math.min(at, t + gapMs);
+    if (at === Infinity) return;
+    timer = setTimeout(wake, Math.min(MAX_DELAY_MS, Math.max(0, at - t)));
+  }
+
+  function wake() {
+    timer = 0;
+    const t = Date.now();
+    if (t >= readAt && t >= lastRead + gapMs) now();
+    else {
+      tick?.();
+      plan();
+    }
+  }
+
+  function now() {
+    if (running) return running;
+    clearTimeout(timer);
+    timer = 0;
+    lastRead = Date.now();
+    readAt = Infinity;
+    running = (async () => {
+      try {
+        const due = await read();
+        readAt = Math.min(readAt, due);
+      } catch {
+        readAt = Math.min(readAt, Date.now() + SLOW_READ_MS);
+      } finally {
+        running = null;
+        plan();
+      }
+    })();
+    return running;
+  }
+
+  function wanted() {
+    readAt = Math.min(readAt, Date.now());
+    plan();
+  }
+
+  return { now, wanted };
+}
 
 /** Numbers typed in a field are passed as numbers (seconds), the rest as strings (durations). */
 function numberOrText(raw) {
@@ -130,7 +198,6 @@ function mountCollection({ store, logLine }) {
 
   let events = null;
   let docs = [];
-  let stopView = null;
   const rows = new Map(); // id -> { tr, cells, expiresAt, never }
   let nextId = 1;
   let okTimer = 0;
@@ -382,53 +449,64 @@ function mountCollection({ store, logLine }) {
     for (const row of rows.values()) {
       const left = row.cells.left;
       if (row.expiresAt === null) {
-        assign(left, "textContent", "never");
+        setText(left, "never");
         assign(left, "className", "num mono never");
         assign(left, "title", row.cells.expires.title);
       } else {
         const secs = row.expiresAt - now;
-        assign(left, "textContent", formatLeft(secs));
+        setText(left, formatLeft(secs));
         assign(left, "className", `num mono ${secs < 5 ? "soon" : ""}`);
         assign(left, "title", "");
       }
     }
   }
 
-  function show(list) {
-    docs = list;
-    for (const d of docs) bumpNextId(d.id);
-    render();
-    renderIndex();
-  }
+  // When the table reads events.values(): on a "change" naming the collection (a write, a clear,
+  // a TTL-index change; here or in another tab), an "expired" naming it, an import() into the
+  // store (its "change" names no collection), a "reopened" (the database may be new), after the
+  // panel's own actions, and at the soonest expiry among the documents shown: a document leaves
+  // the live data then with no event (the reaper's "expired" comes up to a pass later). That
+  // expiry is the one the table shows (createdAt + expireAfter, mirrored on the page); a document
+  // still listed past it is left to the next event. No read on a timer.
+  //
+  // Not events.observe(), the live view made for this: in this build a store's views all read
+  // with the reader of the first observe() made on it, and app.js's store.observe() comes first,
+  // so a collection view on the same store is never told anything (src/store/observe.rs keeps
+  // one `read` per store).
+  const reads = reader({
+    gapMs: DOC_TICK_MS,
+    read: async () => {
+      if (!events) return Infinity;
+      const began = Date.now();
+      try {
+        docs = await events.values();
+      } catch (e) {
+        logLine("error", `events.values() failed: ${errorText(e)}`);
+        throw e;
+      }
+      for (const d of docs) bumpNextId(d.id);
+      render();
+      renderIndex();
+      let due = Infinity;
+      for (const row of rows.values()) {
+        // 50 ms after, so the read does not still find it live; one that was past its expiry
+        // before this read began (and is still listed) does not bring the next read forward.
+        const at = row.expiresAt === null ? Infinity : row.expiresAt * 1000 + 50;
+        if (at > began && at < due) due = at;
+      }
+      return due;
+    },
+  });
+  const refresh = () => reads.now();
 
-  // The table is `events.observe()`, a live view: the library hands over the live documents after
-  // every write to the collection (here or in another tab), every change of its TTL index, and as
-  // each document expires (its one timer), so the page never polls IndexedDB for them. After the
-  // panel's own actions the view re-reads by itself (each write fires a "change"); `refresh()`
-  // then only draws again what is known (a new index's expiries, say) without a read.
-  function startView() {
-    stopView?.();
-    stopView = events.observe((list) => show(list.map((e) => e.value)));
-  }
-
-  function refresh() {
-    if (events) { render(); renderIndex(); }
-    return Promise.resolve();
-  }
-
-  // What the view is not told of: an import() into the store (its "change" names no collection)
-  // and a database the browser closed and this store opened again (perhaps empty). One read then.
   store.addEventListener("change", (ev) => {
     const d = ev.detail ?? {};
-    if (events && d.op === "import" && d.collection === undefined && d.timeSeries === undefined) startView();
+    if (d.collection === COLLECTION || (d.op === "import" && d.collection === undefined && d.timeSeries === undefined)) reads.wanted();
   });
-  store.addEventListener("reopened", () => { if (events) startView(); });
-  // The TTL index changed (in another tab too): the index line follows, even with no document to
-  // re-read (the view then has nothing new to tell).
-  const INDEX_OPS = new Set(["setExpireAfter", "setTiers", "dropTtlIndex", "createTtlIndex"]);
-  store.addEventListener("change", (ev) => {
-    if (events && ev.detail?.collection === COLLECTION && INDEX_OPS.has(ev.detail.op)) refresh();
+  store.addEventListener("expired", (ev) => {
+    if (ev.detail?.collections?.[COLLECTION]?.length) reads.wanted();
   });
+  store.addEventListener("reopened", () => reads.wanted());
 
   async function open() {
     events = await store.collection(COLLECTION, { keyPath: "id" });
@@ -442,13 +520,7 @@ function mountCollection({ store, logLine }) {
     $("doc-clear").disabled = false;
     renderIndex();
     updateForm();
-    // The first read, so the table is drawn once the panel says "ready"; the view then keeps it.
-    try {
-      show(await events.values());
-    } catch (e) {
-      logLine("error", `events.values() failed: ${errorText(e)}`);
-    }
-    startView();
+    await refresh(); // and then on events (see `reads`)
     setInterval(renderCountdowns, DOC_TICK_MS); // the DOM only
   }
 
@@ -569,16 +641,16 @@ function mountSeries({ store, logLine }) {
     bucketsReaped += n;
     reapedEl.dataset.count = String(bucketsReaped);
     reapedEl.textContent = `Buckets removed by the reaper: ${group(bucketsReaped)} (last pass at ${clock()}: ${n} whole bucket${n === 1 ? "" : "s"}, one delete each)`;
-    wanted();
+    reads.wanted();
   });
   // A write to the series (the stream's ticks included, and another tab's), an import() into the
   // store (its "change" names no series), a database the browser closed and this store opened
   // again: each may have changed what the panel shows.
   store.addEventListener("change", (ev) => {
     const d = ev.detail ?? {};
-    if (d.timeSeries === SERIES || (d.op === "import" && d.collection === undefined && d.timeSeries === undefined)) wanted();
+    if (d.timeSeries === SERIES || (d.op === "import" && d.collection === undefined && d.timeSeries === undefined)) reads.wanted();
   });
-  store.addEventListener("reopened", () => wanted());
+  store.addEventListener("reopened", () => reads.wanted());
 
   function sensorRow(id) {
     let row = rows.get(id);
@@ -642,83 +714,50 @@ function mountSeries({ store, logLine }) {
   }
 
   // When the panel reads. There is no live view of a time series, so it reads on the store's
-  // events: a "change" naming the series (throttled to one read per SERIES_TICK_MS while the stream
+  // events: a "change" naming the series (at most one read per SERIES_TICK_MS while the stream
   // writes), an "expired" naming it (the reaper removed buckets: bucketCount() fell), and after its
   // own burst and clear. What no event tells is an event leaving the live data: events expire one
   // by one inside their bucket, with no write and no "expired" (that comes only when the reaper
   // removes a whole bucket). The panel knows when from what it read, though: each event shown
-  // expires at its time + expireAfter, so it reads again at the soonest of those (never sooner
-  // than SERIES_TICK_MS after the last read: a decaying stream is one read per 500 ms, as before).
-  // Only events the panel's queries do not show (another meta value, written from the console)
-  // have an expiry it cannot know: while count() says there are such, it re-reads every
-  // SERIES_FALLBACK_MS. With no live event (the idle page) nothing is read until an event comes.
+  // expires at its time + expireAfter, so it reads again at the soonest of those (not sooner than
+  // SERIES_TICK_MS after the last read: a decaying stream is one read per 500 ms, as before).
+  // Only events its queries do not show (another meta value, written from the console) have an
+  // expiry it cannot know: while count() says there are such, it re-reads every SLOW_READ_MS.
+  // With no live event (the idle page) nothing is read until an event comes.
   let shown = SENSORS.map(() => []); // per sensor, the live events last read: [{ t, v }]
-  let readAt = Infinity; // Date.now() ms at which a read is due; Infinity: none until an event
-  let lastRead = -Infinity; // Date.now() ms at which the last read began
-  let timer = 0;
-  let refreshing = null;
-
-  /** Something may have changed: read as soon as the throttle allows. */
-  function wanted() {
-    readAt = Math.min(readAt, Date.now());
-    plan();
-  }
-
-  /** Arms the one timer: for the next read, or to redraw the clock-dependent cells meanwhile. */
-  function plan() {
-    clearTimeout(timer);
-    timer = 0;
-    if (!sensors || refreshing) return; // a read under way plans when done
-    const now = Date.now();
-    let at = Math.max(readAt, lastRead + SERIES_TICK_MS);
-    if (shown.some((points) => points.length)) at = Math.min(at, now + SERIES_TICK_MS);
-    if (at === Infinity) return;
-    timer = setTimeout(() => {
-      timer = 0;
-      const t = Date.now();
-      if (t >= readAt && t >= lastRead + SERIES_TICK_MS) refresh();
-      else { renderSensors(nowSecs()); plan(); }
-    }, Math.max(0, at - now));
-  }
-
-  function refresh() {
-    if (!sensors) return Promise.resolve();
-    if (refreshing) return refreshing;
-    clearTimeout(timer);
-    timer = 0;
-    lastRead = Date.now();
-    readAt = Infinity; // an event during the read asks for another one
-    refreshing = (async () => {
+  const reads = reader({
+    gapMs: SERIES_TICK_MS,
+    tick: () => renderSensors(nowSecs()),
+    ticking: () => shown.some((points) => points.length),
+    read: async () => {
+      if (!sensors) return Infinity;
+      const toSecs = nowSecs();
+      const from = toSecs - SERIES_OPTIONS.expireAfter;
+      let count, buckets, perSensor;
       try {
-        const toSecs = nowSecs();
-        const from = toSecs - SERIES_OPTIONS.expireAfter;
-        const [count, buckets, ...perSensor] = await Promise.all([
+        [count, buckets, ...perSensor] = await Promise.all([
           sensors.count(),
           sensors.bucketCount(),
           ...SENSORS.map((s) => sensors.query({ meta: s.id, from })),
         ]);
-        shown = perSensor.map((events) => events.map((e) => ({ t: e.ts instanceof Date ? e.ts.getTime() / 1000 : Number(e.ts), v: e.value })));
-        render(count, buckets, toSecs);
-        // The next change no event tells: the soonest expiry shown (+ 50 ms, so the read after it
-        // does not still find that event live), or the fallback for events not shown.
-        let due = Infinity;
-        let known = 0;
-        for (const points of shown) {
-          known += points.length;
-          for (const p of points) if (Number.isFinite(p.t)) due = Math.min(due, (p.t + SERIES_OPTIONS.expireAfter) * 1000 + 50);
-        }
-        if (count > known) due = Math.min(due, Date.now() + SERIES_FALLBACK_MS);
-        readAt = Math.min(readAt, due);
       } catch (e) {
         logLine("error", `sensors refresh failed: ${errorText(e)}`);
-        readAt = Math.min(readAt, Date.now() + SERIES_FALLBACK_MS); // try again, slowly
-      } finally {
-        refreshing = null;
-        plan();
+        throw e;
       }
-    })();
-    return refreshing;
-  }
+      shown = perSensor.map((events) => events.map((e) => ({ t: e.ts instanceof Date ? e.ts.getTime() / 1000 : Number(e.ts), v: e.value })));
+      render(count, buckets, toSecs);
+      // 50 ms after the soonest expiry shown, so the read does not still find that event live.
+      let due = Infinity;
+      let known = 0;
+      for (const points of shown) {
+        known += points.length;
+        for (const p of points) if (Number.isFinite(p.t)) due = Math.min(due, (p.t + SERIES_OPTIONS.expireAfter) * 1000 + 50);
+      }
+      if (count > known) due = Math.min(due, Date.now() + SLOW_READ_MS);
+      return due;
+    },
+  });
+  const refresh = () => reads.now();
 
   async function open() {
     sensors = await store.timeSeries(SERIES, SERIES_OPTIONS);
@@ -726,7 +765,7 @@ function mountSeries({ store, logLine }) {
     $("tick-ms").textContent = `${STREAM_MS} ms`;
     for (const id of ["stream-toggle", "stream-burst", "series-clear"]) $(id).disabled = false;
     renderState();
-    await refresh(); // and then on events (see plan())
+    await refresh(); // and then on events (see `reads`)
   }
 
   return { open };
