@@ -58,16 +58,7 @@ impl Collection {
             .dyn_into::<js_sys::Function>()
             .map_err(|l| Error::wrong_type("observe listener", &convert::describe(&l), "a function, (documents) => { ... }").into_js())?;
         let query = crate::store::plain_object(&[("collection", JsValue::from_str(self.inner.name()))]);
-        let read = |store: store::Store, query: JsValue, keys: JsValue| {
-            run(async move {
-                let name = js_sys::Reflect::get(&query, &"collection".into()).ok().and_then(|c| c.as_string()).unwrap_or_default();
-                let keys = if keys.is_undefined() { None } else { Some(convert::keys("observe keys", &keys)?.to_vec()) };
-                let (docs, after) = store.view_collection(&name, keys).await?;
-                Ok(docs.iter().map(|d| view::doc_view_entry(d, after)).collect::<Array>().into())
-            })
-            .into()
-        };
-        self.inner.store().observe(&query, &f, read).map_err(Error::into_js)
+        self.inner.store().observe(&query, &f, super::view_read).map_err(Error::into_js)
     }
 
     /// Stores a document (replacing one with the same id).

@@ -444,15 +444,7 @@ impl TtlStore {
         let f = listener
             .dyn_into::<js_sys::Function>()
             .map_err(|l| Error::wrong_type("observe listener", &convert::describe(&l), "a function, (entries) => { ... }").into_js())?;
-        let read = |store: Store, query: JsValue, keys: JsValue| {
-            run(async move {
-                let keys = if keys.is_undefined() { None } else { Some(convert::keys("observe keys", &keys)?.to_vec()) };
-                let found = store.view(&convert::view_query(&query)?, keys).await?;
-                Ok(found.iter().map(view::view_entry).collect::<Array>().into())
-            })
-            .into()
-        };
-        self.store.observe(&crate::store::query_js(&query), &f, read).map_err(Error::into_js)
+        self.store.observe(&crate::store::query_js(&query), &f, view_read).map_err(Error::into_js)
     }
 
     /// Removes a listener added with `addEventListener`.
@@ -529,4 +521,23 @@ fn listener_args<'a>(kind: &JsValue, listener: &'a JsValue) -> Result<(String, &
         .dyn_ref::<js_sys::Function>()
         .ok_or_else(|| Error::wrong_type("listener", &convert::describe(listener), "a function"))?;
     Ok((kind, f))
+}
+
+/// The read of every live view of a store (`store.observe`, `collection.observe`; the store keeps
+/// one): a promise of the view's `[{ key, value, expiresAt }]`, of `keys` only when given. A query
+/// with a `collection` (this crate's own plain object: reading it never throws) views its
+/// documents, any other the entries.
+fn view_read(store: Store, query: JsValue, keys: JsValue) -> JsValue {
+    run(async move {
+        let keys = if keys.is_undefined() { None } else { Some(convert::keys("observe keys", &keys)?.to_vec()) };
+        #[cfg(feature = "full")]
+        if let Some(name) = js_sys::Reflect::get(&query, &"collection".into()).ok().and_then(|c| c.as_string()) {
+            let (docs, after) = store.view_collection(&name, keys).await?;
+            return Ok(docs.iter().map(|d| view::doc_view_entry(d, after)).collect::<Array>().into());
+        }
+        let query = convert::view_query(&query)?;
+        let found = store.view(&query, keys).await?;
+        Ok(found.iter().map(view::view_entry).collect::<Array>().into())
+    })
+    .into()
 }

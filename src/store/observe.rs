@@ -108,7 +108,8 @@ fn prefix_range(p: &str) -> KeyRange<JsValue> {
 impl Store {
     /// Observes `query` (see the module); returns the function that stops it. `read(store,
     /// query, keys)` gives a promise of `[{ key, value, expiresAt }]` (the JS layer's driver runs
-    /// it, as it runs every method).
+    /// it, as it runs every method). The store keeps the `read` of its first view for all of
+    /// them, so it must read every kind of query (`view_read` in the JS layer does).
     pub fn observe(&self, query: &JsValue, listener: &Function, read: fn(Store, JsValue, JsValue) -> JsValue) -> Result<Function> {
         self.usable()?;
         if self.0.observing.borrow().is_none() {

@@ -230,6 +230,54 @@ async fn a_collections_view_follows_its_documents_and_their_ttl_index() {
     destroy(&name).await;
 }
 
+/// A collection's view on `c`: every list its listener got, and the function that stops it.
+#[cfg(feature = "full")]
+fn observe_docs(c: &JsValue) -> (Array, Function) {
+    let seen = Array::new();
+    let sink = seen.clone();
+    let f = Closure::<dyn FnMut(JsValue)>::new(move |list: JsValue| {
+        sink.push(&list);
+    });
+    let observe: Function = Reflect::get(c, &"observe".into()).unwrap().unchecked_into();
+    let stop: Function = observe.call1(c, f.as_ref()).expect("observe").unchecked_into();
+    f.forget();
+    (seen, stop)
+}
+
+/// Each view of one store reads what its own query names, whichever kind came first: a view of
+/// the entries and one of a collection's documents (the demo's Entries table and its documents
+/// table). Both kinds once shared the first view's read, so the later one was never told.
+#[cfg(feature = "full")]
+#[wasm_bindgen_test]
+async fn entries_and_documents_views_on_one_store_each_read_their_own() {
+    for entries_first in [true, false] {
+        let name = db_name("viewboth");
+        let s = open_manual(&name).await;
+        let c = call(&s, "collection", &["events".into(), JsValue::UNDEFINED]).await;
+        let (entries, docs, stops) = if entries_first {
+            let (e, se) = observe(&s, "({ from: -Infinity })");
+            let (d, sd) = observe_docs(&c);
+            (e, d, [se, sd])
+        } else {
+            let (d, sd) = observe_docs(&c);
+            let (e, se) = observe(&s, "({ from: -Infinity })");
+            (e, d, [se, sd])
+        };
+        assert!(eventually(|| entries.length() == 1 && docs.length() == 1).await, "both told at once");
+        call(&s, "set", &["k".into(), 1.into()]).await;
+        call(&c, "put", &[js("({ id: 7, what: 'doc' })")]).await;
+        let order = if entries_first { "entries first" } else { "documents first" };
+        assert!(eventually(|| last_keys(&entries) == r#"["k"]"#).await, "{order}: the entries view: {}", last_keys(&entries));
+        assert!(eventually(|| last_keys(&docs) == "[7]").await, "{order}: the documents view: {}", last_keys(&docs));
+        let doc: Array = docs.get(docs.length() - 1).unchecked_into();
+        assert_eq!(json(&field(&doc.get(0), "value")), r#"{"id":7,"what":"doc"}"#, "{order}: a document, not an entry");
+        for stop in stops {
+            stop.call0(&JsValue::UNDEFINED).unwrap();
+        }
+        destroy(&name).await;
+    }
+}
+
 #[wasm_bindgen_test]
 async fn an_eviction_reaches_a_view() {
     let name = db_name("viewevict");
