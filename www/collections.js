@@ -2,7 +2,7 @@
 // both in the store app.js opened. Everything shown is read back through the library's public API;
 // the only thing computed on the page is the displayed expiry of a document (its field + expireAfter).
 
-import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal, setText } from "./format.js";
+import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, kindOf, literal, put, setText } from "./format.js";
 
 const COLLECTION = "events";
 const TTL_INDEX = { field: "createdAt", expireAfter: 30 };
@@ -441,22 +441,19 @@ function mountCollection({ store, logLine }) {
     renderCountdowns();
   }
 
-  /** Writes `value` to `el[prop]` only if it differs: the countdowns tick 4 times a second. */
-  const assign = (el, prop, value) => { if (el[prop] !== value) el[prop] = value; };
-
   function renderCountdowns() {
     const now = nowSecs();
     for (const row of rows.values()) {
       const left = row.cells.left;
       if (row.expiresAt === null) {
         setText(left, "never");
-        assign(left, "className", "num mono never");
-        assign(left, "title", row.cells.expires.title);
+        put(left, "className", "num mono never");
+        put(left, "title", row.cells.expires.title);
       } else {
         const secs = row.expiresAt - now;
         setText(left, formatLeft(secs));
-        assign(left, "className", `num mono ${secs < 5 ? "soon" : ""}`);
-        assign(left, "title", "");
+        put(left, "className", `num mono ${secs < 5 ? "soon" : ""}`);
+        put(left, "title", "");
       }
     }
   }

@@ -3,12 +3,16 @@
 export function two(n) { return String(n).padStart(2, "0"); }
 
 /**
- * Sets `el`'s text only when it differs: the panels' timers call this several times a second, and
- * writing the same text again still makes the browser lay out and paint the page.
+ * Sets `obj[prop]` only when it differs (an element's property, its `dataset` or its `style`): the
+ * panels' timers redraw several times a second, and writing the same value again still makes the
+ * browser lay out and paint the page.
  */
-export function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
+export function put(obj, prop, value) {
+  if (obj[prop] !== value) obj[prop] = value;
 }
+
+/** Sets `el`'s text only when it differs (see `put`). */
+export const setText = (el, text) => put(el, "textContent", text);
 
 /** Local wall-clock time with milliseconds, for log lines. */
 export function clock(date = new Date()) {

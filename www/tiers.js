@@ -8,7 +8,7 @@
 // only when something may have changed (the store's events, live views, the server's receipts,
 // the moments a tier is reached), never on a timer but for a slow fallback where no event tells.
 
-import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, literal } from "./format.js";
+import { appendCell, clock, describe, errorText, formatExpiresAt, formatLeft, literal, put } from "./format.js";
 
 const DEFAULTS = { archiveFor: 30, maxEntries: 12, tiers: "10,25", latencyMs: 150 };
 const LOGS = "logs";
@@ -28,10 +28,6 @@ const GONE_ROWS_KEPT = 8;
 const BACKOFF_MAX_MS = 3_600_000;
 
 const $ = (id) => document.getElementById(id);
-// DOM writes only when the value differs: rewriting the same text still costs a style and layout pass.
-const put = (el, prop, value) => { if (el[prop] !== value) el[prop] = value; };
-const putData = (el, name, value) => { if (el.dataset[name] !== value) el.dataset[name] = value; };
-const putStyle = (el, name, value) => { if (el.style[name] !== value) el.style[name] = value; };
 const later = (fn, atMs) => setTimeout(fn, Math.min(MAX_DELAY_MS, Math.max(0, atMs - Date.now()) + MARGIN_MS));
 const nowSecs = () => Date.now() / 1000;
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -446,7 +442,7 @@ function mountHandOff({ store, logLine, server, config, reapIntervalMs, dbName }
       seenFailures = s.handOffFailures;
     }
     const note = $("backoff-note");
-    putData(note, "streak", String(streak));
+    put(note.dataset, "streak", String(streak));
     if (streak === 0 || !s.leader || s.lastRunAt === null) { put(note, "hidden", true); return; }
     const delayMs = Math.min(reapIntervalMs * 2 ** (streak - 1), Math.max(BACKOFF_MAX_MS, reapIntervalMs));
     const left = s.lastRunAt + delayMs / 1000 - nowSecs();
@@ -727,8 +723,8 @@ function mountLogs({ store, logLine, config }) {
       if (want !== row.tr) tbody.insertBefore(row.tr, want);
       prev = row.tr;
 
-      putData(row.tr, "state", t.state);
-      putData(row.tr, "history", t.history.join(" "));
+      put(row.tr.dataset, "state", t.state);
+      put(row.tr.dataset, "history", t.history.join(" "));
       put(row.badge, "className", `tier-badge ${t.state}`);
       put(row.badge, "textContent", t.state);
       put(row.badge, "title", {
@@ -740,15 +736,15 @@ function mountLogs({ store, logLine, config }) {
 
       const [live, archived, gone] = row.segs;
       const aEnd = a ?? d ?? span;
-      putStyle(live, "left", "0%");
-      putStyle(live, "width", pct(aEnd));
-      putStyle(archived, "left", pct(aEnd));
-      putStyle(archived, "width", a === null ? "0%" : pct((d ?? span) - a));
-      putStyle(gone, "left", pct(d ?? span));
-      putStyle(gone, "width", d === null ? "0%" : pct(span - d));
+      put(live.style, "left", "0%");
+      put(live.style, "width", pct(aEnd));
+      put(archived.style, "left", pct(aEnd));
+      put(archived.style, "width", a === null ? "0%" : pct((d ?? span) - a));
+      put(gone.style, "left", pct(d ?? span));
+      put(gone.style, "width", d === null ? "0%" : pct(span - d));
       const age = t.at === null ? null : now - t.at;
       put(row.marker, "hidden", age === null || t.state === "gone");
-      if (age !== null && t.state !== "gone") putStyle(row.marker, "left", pct(age));
+      if (age !== null && t.state !== "gone") put(row.marker.style, "left", pct(age));
       put(row.bar, "title", `age ${age === null ? "?" : age.toFixed(1)} s · tiers: ${tiersText(tiers)}`);
 
       const next = t.at === null ? null : NEXT[t.state](t, a, d);
@@ -807,7 +803,7 @@ function mountLogs({ store, logLine, config }) {
       const [nLive, nArchived] = await Promise.all([logs.count(), archive.count()]);
       put($("logs-live"), "textContent", String(nLive));
       put($("logs-archived"), "textContent", `${nArchived} archived`);
-      putData($("logs-archived"), "value", String(nArchived));
+      put($("logs-archived").dataset, "value", String(nArchived));
       render();
       // The next read by the clock: the soonest tier a document reaches (live: its archive tier,
       // or its delete tier without one; waiting or archived: its delete tier), or SLOW_MS (above).
