@@ -465,11 +465,7 @@ function mountCollection({ store, logLine }) {
   // the live data then with no event (the reaper's "expired" comes up to a pass later). That
   // expiry is the one the table shows (createdAt + expireAfter, mirrored on the page); a document
   // still listed past it is left to the next event. No read on a timer.
-  //
-  // Not events.observe(), the live view made for this: when this was written, a store's views all
-  // read with the read of the first observe() made on it, and app.js's store.observe() came first,
-  // so a collection view on the same store was never told anything. Fixed since (view_read in
-  // src/js/mod.rs, tests/browser/observe.rs); this table may go back to events.observe().
+
   const reads = reader({
     gapMs: DOC_TICK_MS,
     read: async () => {

@@ -245,8 +245,7 @@ fn observe_docs(c: &JsValue) -> (Array, Function) {
 }
 
 /// Each view of one store reads what its own query names, whichever kind came first: a view of
-/// the entries and one of a collection's documents (the demo's Entries table and its documents
-/// table). Both kinds once shared the first view's read, so the later one was never told.
+/// the entries and one of a collection's documents.
 #[cfg(feature = "full")]
 #[wasm_bindgen_test]
 async fn entries_and_documents_views_on_one_store_each_read_their_own() {
