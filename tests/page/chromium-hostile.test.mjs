@@ -4,10 +4,9 @@
 // (hostile-report.mjs: SHARDS, about 900 cases each), each shard a test with a Chromium of its
 // own, two at a time: the run is mostly IndexedDB round trips, so two overlap well. A shard fails
 // when its page makes no progress for minutes (a hang), not when the machine is slow. After the
-// shards, one test per entry checks they ran the whole catalogue together. A file of its own, and
-// named to sort before the others: it is the longest page test, and node's test runner starts files
-// in name order, so with several files at a time (scripts/test.sh) it starts first instead of
-// holding up the end of the run.
+// shards, one test per entry checks they ran the whole catalogue together. A file of its own, one of the
+// longest page tests: scripts/test.sh starts it among the first (`page_first`), so that with
+// several files at a time it does not hold up the end of the run.
 //
 // The default entry's catalogue runs on Chromium's LevelDB backend (what most Chrome users have),
 // idb-ttl/lite's on the SQLite backend Chrome is rolling out, so each backend meets every hostile
