@@ -168,10 +168,14 @@ async fn import_aborted_writes_nothing_and_export_tells_progress() {
 #[wasm_bindgen_test]
 async fn reap_aborted_keeps_what_it_removed_and_says_so() {
     let name = db_name("long-reap");
-    // Rate-limited (maxRemovesPerSecond) so that the pass runs for seconds and is stopped in it.
-    let s = open(&name, js("({ autoReap: false, batchSize: 500, maxRemovesPerSecond: 10000, maxRemovesPerRun: 100000, timeoutMs: 600000 })")).await;
+    // Rate-limited (maxRemovesPerSecond) so that the pass runs for seconds (8 batches) and is
+    // stopped in it. Not tens of thousands of entries: WebKit's deletes from an indexed store
+    // take time in proportion to the store's size, each (WebKitGTK 2.50: 8 000 records deleted in
+    // 3.4 s, 20 000 here in 114 s, 2 s in Chromium and Firefox: docs/errors.md, "What differs
+    // between engines").
+    let s = open(&name, js("({ autoReap: false, batchSize: 500, maxRemovesPerSecond: 2000, maxRemovesPerRun: 100000, timeoutMs: 600000 })")).await;
     script(&s, &name, &format!("{PRELUDE}
-        await s.setMany(Array.from({{ length: 20000 }}, (_, i) => ['e' + i, i, {{ ttl: 0.05 }}]));
+        await s.setMany(Array.from({{ length: 4000 }}, (_, i) => ['e' + i, i, {{ ttl: 0.05 }}]));
         await s.set('live', 1);
         await new Promise((r) => setTimeout(r, 100));
         const expired = [];
@@ -180,12 +184,12 @@ async fn reap_aborted_keeps_what_it_removed_and_says_so() {
         const seen = [];
         const e = await rejects(s.reap({{ signal: controller.signal, onProgress: (p) => {{ seen.push(p); if (p.done > 0) controller.abort('enough'); }} }}));
         check(e === 'enough', 'rejects with the reason: ' + e);
-        check(seen.length > 0 && seen[0].total === 20000, 'total: the expired records: ' + JSON.stringify(seen));
+        check(seen.length > 0 && seen[0].total === 4000, 'total: the expired records: ' + JSON.stringify(seen));
         const removed = expired.length;
-        check(removed > 0 && removed < 20000, 'stopped part way: ' + removed);
+        check(removed > 0 && removed < 4000, 'stopped part way: ' + removed);
         check(s.stats().removedTotal === removed, 'counted: ' + s.stats().removedTotal + ' vs ' + removed);
         const rest = await s.reap();
-        check(rest.removed === 20000 - removed, 'the next pass removes the rest: ' + rest.removed + ' after ' + removed);
+        check(rest.removed === 4000 - removed, 'the next pass removes the rest: ' + rest.removed + ' after ' + removed);
         check(await s.get('live') === 1, 'live entries untouched');
     ")).await;
     destroy(&name).await;
