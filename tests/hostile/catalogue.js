@@ -429,10 +429,15 @@ export const HANG_MS = 120_000;
  * cases complete (`at`: where the run is). Resolves to `{ entry, shard, gated, cases, skipped,
  * liteCases, total: { cases, skipped, liteCases }, outcomes: { accepted, TypeError, RangeError },
  * failures: [text], opened, databases }`: `cases`, `skipped` and `liteCases` are this shard's,
- * `total` the whole catalogue's (what the n shards together must add up to).
+ * `total` the whole catalogue's (what the n shards together must add up to). With `only` (a list
+ * of positions' labels, such as "set key"), the catalogue is those positions' cases, every value
+ * in each: no other position, headers, long-work or lite cases (`report.only` says so).
  */
-export async function runCatalogue(module, dbName, { entry = "default", shard = [1, 1], onProgress = () => {} } = {}) {
+export async function runCatalogue(module, dbName, { entry = "default", shard = [1, 1], only, onProgress = () => {} } = {}) {
   const [part, parts] = shard;
+  if (only !== undefined && !(Array.isArray(only) && only.length > 0 && only.every((l) => positions().some((p) => p.label === l)))) {
+    throw new Error(`only: not a list of the catalogue's positions: ${JSON.stringify(only)}`);
+  }
   const began = performance.now();
   if (!(Number.isInteger(parts) && parts >= 1 && Number.isInteger(part) && part >= 1 && part <= parts)) throw new Error(`no shard ${part}/${parts}`);
   // Each case of the catalogue, in order, takes the next place; this shard runs every parts-th.
@@ -473,7 +478,7 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
     raw = await rawCounter(env.name);
     return raw.count();
   };
-  const report = { entry, shard: `${part}/${parts}`, gated, cases: 0, skipped: 0, liteCases: 0, total, outcomes: { [ACCEPT]: 0, [T]: 0, [R]: 0 }, failures: [], phases: {}, slowPhases: [] };
+  const report = { entry, shard: `${part}/${parts}`, only: only ?? null, gated, cases: 0, skipped: 0, liteCases: 0, total, outcomes: { [ACCEPT]: 0, [T]: 0, [R]: 0 }, failures: [], phases: {}, slowPhases: [] };
   // Where the shard's time went besides its calls (`phases`: a fresh database after a big
   // accepted value, the counts after each case, clears, the scratch databases' destroys).
   const timed = async (phase, work) => {
@@ -494,6 +499,7 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
   let baseline = await timed("fresh", fresh);
   const count = () => timed("count", () => raw.count());
   for (const pos of positions()) {
+    if (only && !only.includes(pos.label)) continue;
     for (const [id, v] of Object.entries(values)) {
       if (lite && pos.full) {
         if (mine("skipped")) report.skipped++;
@@ -550,7 +556,7 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
       if (now !== baseline) report.failures.push(`${where}: a refused call wrote something: ${baseline} -> ${now}`);
     }
   }
-  for (const [what, make, want, expect] of lite ? [] : headerCases()) {
+  for (const [what, make, want, expect] of lite || only ? [] : headerCases()) {
     if (!mine()) continue;
     const where = `ttlFromHeaders <- ${what}`;
     progress(where);
@@ -574,7 +580,7 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
   // while 30 000 entries are written: rejects with that very reason, and nothing is written.
   const reason = new Error("stopped by the catalogue");
   const items = Array.from({ length: 30_000 }, (_, i) => [`long${i}`, i]);
-  for (const [what, call] of [
+  for (const [what, call] of only ? [] : [
     ["setMany with an aborted signal", () => env.store.setMany(items, { signal: AbortSignal.abort(reason) })],
     ["import with an aborted signal", () => env.store.import(empty, { signal: AbortSignal.abort(reason) })],
     ["clear with an aborted signal", () => env.store.clear({ signal: AbortSignal.abort(reason) })],
@@ -596,7 +602,7 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
     const now = await raw.count();
     if (now !== baseline) report.failures.push(`${what}: something was written or removed: ${baseline} -> ${now}`);
   }
-  for (const [what, run] of lite ? liteCases(module, env, gated) : []) {
+  for (const [what, run] of lite && !only ? liteCases(module, env, gated) : []) {
     if (!mine("liteCases")) continue;
     progress(what);
     report.cases++;

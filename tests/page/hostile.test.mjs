@@ -5,7 +5,8 @@
 // holes and 100 000-key arrays. Each case is refused with a TypeError or RangeError naming the
 // argument, or accepted as documented; a refusal writes nothing; the store works afterwards.
 // Chromium runs it against both of the package's entries, idb-ttl (www/pkg/index.js) and idb-ttl/lite
-// (www/pkg/lite/index.js; on Chromium's SQLite backend), in chromium-hostile.test.mjs. Here Firefox and WebKit run it against the
+// (www/pkg/lite/index.js), on Chromium's SQLite backend, and what it stores on LevelDB, in
+// chromium-hostile.test.mjs. Here Firefox and WebKit run it against the
 // default entry only: idb-ttl/lite's own cases (its members absent, their options refused) are about
 // the entry, not the engine, and its key-value members are the same code as the default entry's,
 // which these engines run here. Each run is in shards (hostile-report.mjs), each a test with a
