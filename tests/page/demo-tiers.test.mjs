@@ -5,7 +5,7 @@
 // `node --test tests/page/` after scripts/build.sh.
 //
 // Each test gets its own server on a free port and its own fresh --user-data-dir, and closes both
-// in `finally`. Every wait is bounded. The page's query string shortens the tiers (`?tiers=2,5`)
+// in `finally`. Every wait is bounded. The page's query string shortens the tiers (`?tiers=2,12`)
 // or sets the cap (`?maxEntries=4`). What the page shows is checked against reads through
 // `window.store` / `window.logs`.
 
@@ -18,7 +18,7 @@ const logRow = (id) => sel("log-row", `[data-id="${id}"]`);
 const KEYS = ["h1", "h2", "h3"];
 
 /**
- * Runs `fn({ page })` on the demo at `query` (e.g. "?tiers=2,5") in a Chromium on a fresh profile,
+ * Runs `fn({ page })` on the demo at `query` (e.g. "?tiers=2,12") in a Chromium on a fresh profile,
  * once the third part's panels are ready. Fails on uncaught page errors and on "error" lines in
  * the page's event log (a refused hand-off is logged as "handoff", not "error").
  */
@@ -205,10 +205,13 @@ test("retry now while a background hand-off is in flight: each record still arri
 
 test("logs collection: a document is live, then archived at its archive tier, then gone at its delete tier", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withDemo(async ({ page }) => {
-    const tiers = [{ after: 2, action: "archive" }, { after: 5, action: "delete" }];
+    // The delete tier 10 s after the archive tier: the archive is read once the page shows the
+    // document archived, which a loaded machine did only after 5 s (when the delete tier was 5 s,
+    // and the read found it gone), while passes run every 2 s.
+    const tiers = [{ after: 2, action: "archive" }, { after: 12, action: "delete" }];
     assert.deepEqual(await page.evaluate(() => window.logs.ttlIndex()), { field: "at", expireAfter: 2, unit: "s", tiers });
     assert.equal(await text(page, sel("logs-index")),
-      '{ field: "at", expireAfter: 2, unit: "s", tiers: [{ after: 2, action: "archive" }, { after: 5, action: "delete" }] }');
+      '{ field: "at", expireAfter: 2, unit: "s", tiers: [{ after: 2, action: "archive" }, { after: 12, action: "delete" }] }');
 
     const putAt = Date.now();
     await page.click(sel("log-add"));
@@ -217,13 +220,17 @@ test("logs collection: a document is live, then archived at its archive tier, th
     assert.match(await text(page, `${logRow("l1")} ${sel("log-next")}`), /^archive in [0-2]\.\d s$/);
     assert.equal(await text(page, sel("logs-live")), "1");
 
-    // Archived by the first reaper pass after 2 s (passes every 2 s): before the 5 s delete tier.
+    // Archived by the first reaper pass after 2 s (passes every 2 s): before the 12 s delete tier.
     await poll(() => page.getAttribute(logRow("l1"), "data-state"), (s) => s === "archived", EVENT_TIMEOUT_MS, "state of l1");
     assert.ok(Date.now() - putAt >= 1_900, "not archived before its archive tier");
-    assert.match(await text(page, `${logRow("l1")} ${sel("log-next")}`), /^delete in [0-3]\.\d s$/);
-    const read = await page.evaluate(async () => ({ live: await window.logs.get("l1"), archived: await window.logs.archive.get("l1") }));
+    assert.match(await text(page, `${logRow("l1")} ${sel("log-next")}`), /^delete in \d+\.\d s$/);
+    const read = await page.evaluate(async () => ({ at: Date.now(), live: await window.logs.get("l1"), archived: await window.logs.archive.get("l1") }));
     assert.equal(read.live, undefined);
-    assert.equal(read.archived?.msg, "GET /index.html 200");
+    // The archived copy, read well before its delete tier (12 s after the document's `at`, which
+    // is after `putAt`): the page showed it archived after 2 to 6 s on every machine this test
+    // has met. A read later than that could find it gone, as every read does once its time has
+    // passed; the checks after this one see the archive move another way (the server's receipt).
+    if (read.at - putAt < 11_000) assert.equal(read.archived?.msg, "GET /index.html 200");
     assert.equal(await page.getAttribute(sel("logs-archived"), "data-value"), "1");
     // Offered to the server once, when it reached its first tier: "archive", expiresAt = its delete tier.
     // The hook accepted it before it was archived: the page's server holds it already.
@@ -237,16 +244,16 @@ test("logs collection: a document is live, then archived at its archive tier, th
     assert.equal(row.kind, "document");
     assert.equal(row.name, "logs");
     assert.equal(row.action, "archive");
-    assert.ok(Math.abs(Number(row.expiresAt) - (putAt / 1000 + 5)) < 1, `expiresAt ${row.expiresAt}`);
+    assert.ok(Math.abs(Number(row.expiresAt) - (putAt / 1000 + 12)) < 1, `expiresAt ${row.expiresAt}`);
 
     await poll(() => page.getAttribute(logRow("l1"), "data-state"), (s) => s === "gone", EVENT_TIMEOUT_MS, "state of l1");
-    assert.ok(Date.now() - putAt >= 4_900, "not gone before its delete tier");
+    assert.ok(Date.now() - putAt >= 11_900, "not gone before its delete tier");
     assert.match(await page.getAttribute(logRow("l1"), "data-history"), /^live (waiting )?archived gone$/);
     assert.match(await text(page, `${logRow("l1")} ${sel("log-next")}`), /^since \d\d:\d\d:\d\d$/);
     assert.equal(await page.evaluate(() => window.logs.archive.get("l1")), undefined, "archive.get() after the delete tier");
     await poll(() => page.getAttribute(sel("logs-archived"), "data-value"), (n) => n === "0", EVENT_TIMEOUT_MS, "archived count");
     assert.equal(await rowCount(page, "l1"), 1, "leaving the archive is not offered again");
-  }, { query: "?tiers=2,5" });
+  }, { query: "?tiers=2,12" });
 });
 
 test("logs collection: setTiers from the form moves a live document to the archive at once, no rewrite", { timeout: TEST_TIMEOUT_MS }, async () => {
