@@ -1879,7 +1879,8 @@ export class TtlStore {
 
 /**
  * What `observe` shows: string keys starting with `prefix` (numbers have none), the `keys` listed,
- * or the keys from `from` to `to`, both included (an absent end is open).
+ * or the keys from `from` to `to`, both included (an absent end is open, but not both: `{}` is
+ * refused with a TypeError; every entry is `{ from: -Infinity }`).
  */
 export type ViewQuery =
   | {
@@ -1895,8 +1896,14 @@ export type ViewQuery =
       /** @hidden */ to?: never;
     }
   | {
-      /** The first key, included; absent: from the start. */ from?: Key;
+      /** The first key, included. */ from: Key;
       /** The last key, included; absent: to the end. */ to?: Key;
+      /** @hidden */ prefix?: never;
+      /** @hidden */ keys?: never;
+    }
+  | {
+      /** The first key, included; absent: from the start. */ from?: Key;
+      /** The last key, included. */ to: Key;
       /** @hidden */ prefix?: never;
       /** @hidden */ keys?: never;
     };

@@ -92,6 +92,10 @@ export async function misuse(store: TtlStore): Promise<void> {
   await store.set("k", 1, { keepTtl: true, idle: 5 });
   // @ts-expect-error one kind of view per query
   store.observe({ prefix: "a", keys: ["b"] }, () => {});
+  // @ts-expect-error a range names at least one end ({ from: -Infinity } for every entry)
+  store.observe({}, () => {});
+  store.observe({ to: "m" }, () => {});
+  store.observe({ from: -Infinity }, () => {});
   // @ts-expect-error the detail is an object, not seconds
   const secs: number | null | undefined = await store.ttl("k", { detail: true });
   // @ts-expect-error keys are strings or numbers
