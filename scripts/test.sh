@@ -320,9 +320,8 @@ page_alone=(tests/page/jank.test.mjs tests/page/demo-idle.test.mjs tests/page/de
 # node's runner starts files in the order given, so the longest start first (the pool then ends
 # on short files, not on one long file with the other cores idle): the package tests (npm
 # installs, bundlers, three browsers: about 290 s), the Chromium hostile catalogue (its shards,
-# 2 at a time: about 100 s alone), the React example (npm installs), quota and the crash tests. Ended
-# by package/react.test.mjs, the stage of a clean-clone run spent its last 85 s with both cores
-# almost idle. Every other file follows in name order.
+# 2 at a time: about 100 s alone), the React example (npm installs), quota and the crash tests.
+# Every other file follows in name order.
 page_first=(tests/package/package.test.mjs tests/page/chromium-hostile.test.mjs tests/package/react.test.mjs
   tests/page/quota.test.mjs tests/page/crash.test.mjs tests/page/crash-sqlite.test.mjs)
 page_shared=("${page_first[@]}")

@@ -42,8 +42,12 @@ export const SHARD_MS = 20 * 60_000;
 /** `node:test` timeout of a shard's test: its bound, and time to start and stop a browser. */
 export const SHARD_TEST_MS = SHARD_MS + 3 * 60_000;
 
-/** The fixture's address for `entry` and `shard` ([k, n]), below the server's root URL. */
-export const fixture = (entry, [k, n] = [1, 1]) => `${FIXTURE}?entry=${entry}&shard=${k}/${n}`;
+/**
+ * The fixture's address for `entry` and `shard` ([k, n]), and with `only` (positions' labels)
+ * those positions' cases only, below the server's root URL.
+ */
+export const fixture = (entry, [k, n] = [1, 1], only) =>
+  `${FIXTURE}?entry=${entry}&shard=${k}/${n}${only ? `&only=${only.map(encodeURIComponent).join("|")}` : ""}`;
 
 /** In a page: what the fixture has published, `{ report, done, at }` (report: JSON text or null). */
 export const readProgress = () => {
