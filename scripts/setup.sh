@@ -95,20 +95,20 @@ else
 fi
 
 # ---- 2 and 7. Debian packages: one apt-get run, in the background ------------------------------
-# 2: the browsers and their WebDriver servers: Chromium + chromedriver (browser suite, page
-#    tests), Firefox ESR (geckodriver comes from cargo, step 5), WebKitGTK's WebKitWebDriver with
+# 2: the browsers and their WebDriver servers: Chromium + chromedriver (browser suite), Chromium's
+#    headless shell (page tests; the browser suite on SQLite and the lite build), Firefox ESR (geckodriver comes from cargo, step 5), WebKitGTK's WebKitWebDriver with
 #    its MiniBrowser, and Xvfb for it (WebKitGTK has no headless mode).
 # 7: examples/redis-handoff: Debian's redis-server (the example's tests start their own on a free
 #    port; Debian starts a system-wide one on 6379 where it can, left as the package sets it up).
 missing_debs=()
 if ! $demo_only; then
-  browser_debs=(chromium chromium-driver firefox-esr webkit2gtk-driver xvfb xauth)
+  browser_debs=(chromium chromium-headless-shell chromium-driver firefox-esr webkit2gtk-driver xvfb xauth)
   missing_browsers=()
   for deb in "${browser_debs[@]}"; do
     deb_installed "$deb" || missing_browsers+=("$deb")
   done
   if [ "${#missing_browsers[@]}" -eq 0 ]; then
-    echo "ok chromium, chromium-driver, firefox-esr, webkit2gtk-driver, xvfb, xauth (already there)"
+    echo "ok chromium, chromium-headless-shell, chromium-driver, firefox-esr, webkit2gtk-driver, xvfb, xauth (already there)"
   else
     echo "installing ${missing_browsers[*]} (apt)..."
     missing_debs+=("${missing_browsers[@]}")

@@ -182,9 +182,15 @@ browser_chromium() {
     WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium.json" \
     "${STALL_GUARD[@]}" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser --test browser_sw
 }
-# Chrome is rolling out a SQLite IndexedDB backend for new data: the same suite on it.
-printf '{ "goog:chromeOptions": { "args": ["proxy-server=http://127.0.0.1:%s", "proxy-bypass-list=<-loopback>", "enable-features=IdbSqliteBackingStore,IdbSqliteOnDiskRollout"] } }\n' \
-  "$(cat "$LOGS/runner-proxy.port")" > "$LOGS/webdriver-chromium-sqlite.json"
+# Chrome is rolling out a SQLite IndexedDB backend for new data: the same suite on it. This lane
+# and the lite one run in Chromium's headless shell (chromium-headless-shell: the same Blink, V8
+# and IndexedDB backends without the browser UI, as the page tests do; tests/page/harness.mjs has
+# the CPU it saves); the full Chromium runs the suite on LevelDB above.
+SHELL_BINARY='"binary": "/usr/bin/chromium-headless-shell"'
+printf '{ "goog:chromeOptions": { %s, "args": ["proxy-server=http://127.0.0.1:%s", "proxy-bypass-list=<-loopback>", "enable-features=IdbSqliteBackingStore,IdbSqliteOnDiskRollout"] } }\n' \
+  "$SHELL_BINARY" "$(cat "$LOGS/runner-proxy.port")" > "$LOGS/webdriver-chromium-sqlite.json"
+printf '{ "goog:chromeOptions": { %s, "args": ["proxy-server=http://127.0.0.1:%s", "proxy-bypass-list=<-loopback>"] } }\n' \
+  "$SHELL_BINARY" "$(cat "$LOGS/runner-proxy.port")" > "$LOGS/webdriver-chromium-shell.json"
 browser_chromium_sqlite() {
   RETRY_IF=page_never_loaded run_stage browser-chromium-sqlite count_libtest \
     env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
@@ -213,7 +219,7 @@ browser_webkit() {
 browser_chromium_lite() {
   RETRY_IF=page_never_loaded run_stage browser-chromium-lite count_libtest \
     env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
-    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium.json" \
+    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium-shell.json" \
     "${STALL_GUARD[@]}" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --no-default-features --test browser --test browser_sw
 }
 # Three lanes side by side: Chromium on both backends and the lite suite in Chromium in one,
