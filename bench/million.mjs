@@ -5,7 +5,7 @@
 // JSON line: each call's outcome and time, and the counts. Several minutes; not a test and not
 // the benchmark. Needs scripts/build.sh first (it loads www/pkg through the blank test fixture).
 //   node bench/million.mjs
-import { withChromium, ROOT } from "../tests/page/harness.mjs";
+import { CHROMIUM_FULL, withChromium, ROOT } from "../tests/page/harness.mjs";
 await withChromium(ROOT, async ({ context, url }) => {
   const page = await context.newPage();
   await page.goto(new URL("tests/page/fixtures/blank.html", url).href);
@@ -33,4 +33,4 @@ await withChromium(ROOT, async ({ context, url }) => {
     return res;
   });
   console.log(JSON.stringify(out));
-}, {});
+}, { executablePath: CHROMIUM_FULL });

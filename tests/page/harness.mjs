@@ -23,9 +23,13 @@ export const WWW = join(ROOT, "www");
  * Chromium): the same Blink, V8 and IndexedDB backends as /usr/bin/chromium, without the browser
  * UI around them, and the page tests' Chromium work took 37% less CPU in it (demo-atomic and
  * data-loss: 14.2 -> 8.9 CPU-s), which on 2 cores is the page stage's time. The browser suite
- * runs in the full /usr/bin/chromium on LevelDB (scripts/test.sh), as do the benchmarks.
+ * runs in the full /usr/bin/chromium on LevelDB (scripts/test.sh), as do the benchmarks and the
+ * soak (CHROMIUM_FULL).
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium-headless-shell";
+
+/** Debian's full Chromium, what Chrome users run (`CHROMIUM_PATH` overrides it too). */
+export const CHROMIUM_FULL = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 /**
  * Chromium's command-line flags. TOOLCHAIN.md #8: without the networking flags Chromium floods
@@ -131,17 +135,17 @@ export async function stopServer(child) {
  * Runs `fn({ context, url, profile })` with `dir` served by `startServer` (`url` is its root URL)
  * and a Chromium persistent context on a fresh --user-data-dir (`profile`; `viewport`, if given,
  * is passed to Playwright, otherwise its default applies; `args`, if given, are Chromium's flags
- * instead of CHROMIUM_ARGS). The browser, the server and the profile directory are always cleaned
- * up, in that order.
+ * instead of CHROMIUM_ARGS; `executablePath`, the binary instead of CHROMIUM). The browser, the
+ * server and the profile directory are always cleaned up, in that order.
  */
-export async function withChromium(dir, fn, { viewport, args = CHROMIUM_ARGS } = {}) {
+export async function withChromium(dir, fn, { viewport, args = CHROMIUM_ARGS, executablePath = CHROMIUM } = {}) {
   const profile = mkdtempSync(join(tmpdir(), "idb-ttl-page-"));
   const server = startServer(dir);
   let context;
   try {
     const url = await server.url;
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath,
       args,
       headless: true,
       ...(viewport ? { viewport } : {}),

@@ -35,7 +35,7 @@
 //   SOAK_SECONDS=60 scripts/soak.sh          # or: node tests/soak/soak.mjs
 //   env: SOAK_SECONDS (600), SOAK_SEED (random), SOAK_TOLERANCE_MS (50)
 
-import { ROOT, READY_TIMEOUT_MS, withChromium } from "../page/harness.mjs";
+import { CHROMIUM_FULL, ROOT, READY_TIMEOUT_MS, withChromium } from "../page/harness.mjs";
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -904,7 +904,7 @@ async function main() {
     } finally {
       for (const tab of tabs) await tab.page.evaluate(() => window.soak.close()).catch(() => {});
     }
-  });
+  }, { executablePath: CHROMIUM_FULL });
   return { ...result, pageErrors };
 }
 
