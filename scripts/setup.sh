@@ -96,8 +96,9 @@ fi
 
 # ---- 2 and 7. Debian packages: one apt-get run, in the background ------------------------------
 # 2: the browsers and their WebDriver servers: Chromium + chromedriver (browser suite), Chromium's
-#    headless shell (page tests; the browser suite on SQLite and the lite build), Firefox ESR (geckodriver comes from cargo, step 5), WebKitGTK's WebKitWebDriver with
-#    its MiniBrowser, and Xvfb for it (WebKitGTK has no headless mode).
+#    headless shell (page tests; the browser suite on SQLite and the lite build), Firefox ESR
+#    (geckodriver comes from cargo, step 5), WebKitGTK's WebKitWebDriver with its MiniBrowser, and
+#    Xvfb for it (WebKitGTK has no headless mode).
 # 7: examples/redis-handoff: Debian's redis-server (the example's tests start their own on a free
 #    port; Debian starts a system-wide one on 6379 where it can, left as the package sets it up).
 missing_debs=()
