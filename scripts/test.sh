@@ -174,8 +174,16 @@ RUNNER_PROXY=$!
 trap 'kill "$RUNNER_PROXY" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$LOGS/runner-proxy.port" ] && break; sleep 0.1; done
 [ -s "$LOGS/runner-proxy.port" ] || { echo "test.sh: scripts/runner-proxy.mjs did not start" >&2; exit 1; }
-printf '{ "goog:chromeOptions": { "args": ["proxy-server=http://127.0.0.1:%s", "proxy-bypass-list=<-loopback>"] } }\n' \
-  "$(cat "$LOGS/runner-proxy.port")" > "$LOGS/webdriver-chromium.json"
+# chromium_caps <file> <binary> [flag...]: chromedriver's capabilities into <file>: Chromium at
+# <binary>, through the runner's proxy, with the extra flags.
+chromium_caps() {
+  local file="$1" binary="$2" args flag
+  shift 2
+  args="\"proxy-server=http://127.0.0.1:$(cat "$LOGS/runner-proxy.port")\", \"proxy-bypass-list=<-loopback>\""
+  for flag in "$@"; do args="$args, \"$flag\""; done
+  printf '{ "goog:chromeOptions": { "binary": "%s", "args": [%s] } }\n' "$binary" "$args" > "$file"
+}
+chromium_caps "$LOGS/webdriver-chromium.json" /usr/bin/chromium
 browser_chromium() {
   RETRY_IF=page_never_loaded run_stage browser-chromium count_libtest \
     env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
@@ -184,13 +192,11 @@ browser_chromium() {
 }
 # Chrome is rolling out a SQLite IndexedDB backend for new data: the same suite on it. This lane
 # and the lite one run in Chromium's headless shell (chromium-headless-shell: the same Blink, V8
-# and IndexedDB backends without the browser UI, as the page tests do; tests/page/harness.mjs has
-# the CPU it saves); the full Chromium runs the suite on LevelDB above.
-SHELL_BINARY='"binary": "/usr/bin/chromium-headless-shell"'
-printf '{ "goog:chromeOptions": { %s, "args": ["proxy-server=http://127.0.0.1:%s", "proxy-bypass-list=<-loopback>", "enable-features=IdbSqliteBackingStore,IdbSqliteOnDiskRollout"] } }\n' \
-  "$SHELL_BINARY" "$(cat "$LOGS/runner-proxy.port")" > "$LOGS/webdriver-chromium-sqlite.json"
-printf '{ "goog:chromeOptions": { %s, "args": ["proxy-server=http://127.0.0.1:%s", "proxy-bypass-list=<-loopback>"] } }\n' \
-  "$SHELL_BINARY" "$(cat "$LOGS/runner-proxy.port")" > "$LOGS/webdriver-chromium-shell.json"
+# and IndexedDB backends without the browser UI, as the page tests do; CONTRIBUTING.md, "Which
+# Chromium"); the full Chromium runs the suite on LevelDB above.
+chromium_caps "$LOGS/webdriver-chromium-sqlite.json" /usr/bin/chromium-headless-shell \
+  enable-features=IdbSqliteBackingStore,IdbSqliteOnDiskRollout
+chromium_caps "$LOGS/webdriver-chromium-shell.json" /usr/bin/chromium-headless-shell
 browser_chromium_sqlite() {
   RETRY_IF=page_never_loaded run_stage browser-chromium-sqlite count_libtest \
     env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
@@ -224,14 +230,12 @@ browser_chromium_lite() {
 }
 # Three lanes side by side: Chromium on both backends and the lite suite in Chromium in one,
 # Firefox then WebKit in another, and in the third the host tests, the release build
-# (scripts/build.sh: pkg/ and www/pkg/, the size budgets) and the typings check (on a fresh 2-core
-# machine the three took 477, 493 and 424 s: the release build, 150 s alone, takes twice that
-# beside two browser lanes). The browser suites mostly wait on
-# timers and IndexedDB, so the compiles fill the cores they leave idle; the release build uses the
-# release profile's directories and the host tests their own target dir (cargo locks a profile's
-# directory, not the whole target), so no lane waits on another's cargo. Each lane's stages run
-# one after another; its output is shown once all have ended; the stages' logs and counts are as
-# for any stage. BROWSER_LANES=1 runs everything one after another instead.
+# (scripts/build.sh: pkg/ and www/pkg/, the size budgets) and the typings check. The browser
+# suites mostly wait on timers and IndexedDB, so the compiles fill the cores they leave idle; the
+# release build uses the release profile's directories and the host tests their own target dir
+# (cargo locks a profile's directory, not the whole target), so no lane waits on another's cargo.
+# Each lane's stages run one after another; its output is shown once all have ended; the stages'
+# logs and counts are as for any stage. BROWSER_LANES=1 runs everything one after another instead.
 counted_stages=(cargo-test browser-chromium browser-chromium-sqlite browser-firefox browser-webkit browser-chromium-lite)
 build_lane() {
   run_stage cargo-test count_libtest env CARGO_TARGET_DIR="$ROOT/target/host" cargo test &&

@@ -21,8 +21,7 @@ export const WWW = join(ROOT, "www");
  * The Chromium binary: Debian's /usr/bin/chromium-headless-shell unless `CHROMIUM_PATH` says
  * otherwise. The headless shell is Chromium's automation build (what Playwright runs for headless
  * Chromium): the same Blink, V8 and IndexedDB backends as /usr/bin/chromium, without the browser
- * UI around them, and the page tests' Chromium work took 37% less CPU in it (demo-atomic and
- * data-loss: 14.2 -> 8.9 CPU-s), which on 2 cores is the page stage's time. The browser suite
+ * UI around them, and lighter on the CPU (CONTRIBUTING.md, "Which Chromium"). The browser suite
  * runs in the full /usr/bin/chromium on LevelDB (scripts/test.sh), as do the benchmarks and the
  * soak (CHROMIUM_FULL).
  */
