@@ -11,6 +11,7 @@ pub mod http;
 pub mod iso;
 pub mod modify;
 pub mod options;
+pub mod read;
 pub mod reaper;
 pub mod snapshot;
 pub mod text;

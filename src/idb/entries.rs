@@ -70,6 +70,11 @@ fn hintable(k: &JsValue) -> bool {
     k.is_string() || k.as_f64().is_some()
 }
 
+/// How many entries are live at `now`: a count over the primary-key range after it.
+pub(super) fn count_live(now: f64) -> Ask {
+    Ask::Count(Some(KeyRange::LowerBound(instant_bound(now), true)))
+}
+
 /// `[now, []]`: sorts after every `[now, key]` (arrays sort after strings and numbers), so `<=`
 /// it is "expired at `now`" and `>` it is "live at `now`".
 pub(super) fn instant_bound(now: f64) -> JsValue {
@@ -80,7 +85,7 @@ pub(super) fn instant_bound(now: f64) -> JsValue {
 extern "C" {
     /// `[e, key]`: the primary key of `key`'s entry with expiry `e`.
     #[wasm_bindgen(js_namespace = Array, js_name = of)]
-    fn pk_of(e: f64, key: &JsValue) -> JsValue;
+    pub(super) fn pk_of(e: f64, key: &JsValue) -> JsValue;
 }
 
 /// Part `n` of a compound primary key.
@@ -89,7 +94,7 @@ pub(super) fn pk_at(pk: &JsValue, n: u32) -> JsValue {
 }
 
 /// The expiry part of an entry's primary key `[e, k]`.
-fn pk_expiry(pk: &JsValue) -> f64 {
+pub(super) fn pk_expiry(pk: &JsValue) -> f64 {
     pk_at(pk, 0).as_f64().unwrap_or(f64::NAN)
 }
 
@@ -124,17 +129,8 @@ pub(super) fn absorb_constraint_errors() -> Closure<dyn FnMut(web_sys::Event)> {
 impl Conn {
     /// The expiry this connection last saw for `k`, if it knows it (never for a key that is not
     /// [`hintable`]: none is noted).
-    fn hinted(&self, k: &JsValue) -> Option<f64> {
+    pub(super) fn hinted(&self, k: &JsValue) -> Option<f64> {
         self.hints.get(k).as_f64()
-    }
-
-    /// How a read asks for `k`: by primary key with its hinted expiry `hint`, else through the
-    /// index.
-    fn ask_for(k: &JsValue, hint: Option<f64>) -> (Option<&'static str>, Ask) {
-        match hint {
-            Some(e) => (None, Ask::Get(pk_of(e, k))),
-            None => (Some(BY_KEY), Ask::Get(k.clone())),
-        }
     }
 
     fn hint(&self, k: &JsValue, e: f64) {
@@ -154,23 +150,10 @@ impl Conn {
         self.found.set(self.found.get() * 0.95 + if found { 0.05 } else { 0.0 });
     }
 
-    /// The live value of `key`, `undefined` if missing or expired; with `use_it`, an idle entry
-    /// read is extended (see [`Conn::extend_due`]).
-    pub async fn get(&self, key: &JsValue, now: f64, use_it: bool) -> Result<JsValue> {
-        Ok(self.read_live("reading an entry", std::slice::from_ref(key), now, use_it).await?.pop().unwrap_or_default())
-    }
-
-    /// Live values of `keys` in their order, `undefined` where missing or expired; idle entries
-    /// read are extended.
-    pub async fn get_many(&self, keys: &Array, now: f64) -> Result<Array> {
-        let keys: Vec<JsValue> = keys.iter().collect();
-        Ok(self.read_live("reading entries", &keys, now, true).await?.into_iter().collect())
-    }
-
     /// The value of `key`'s record `rec` (`undefined`: there is none) read at `now` if it is
     /// live, else `undefined`; the key's hint follows what was read (`hint`: the one the read
     /// went by).
-    fn live_value(&self, key: &JsValue, rec: JsValue, hint: Option<f64>, now: f64, use_it: bool) -> Result<JsValue> {
+    pub(super) fn live_value(&self, key: &JsValue, rec: JsValue, hint: Option<f64>, now: f64, use_it: bool) -> Result<JsValue> {
         if rec.is_undefined() {
             if hint.is_some() {
                 self.hints.delete(key);
@@ -187,7 +170,7 @@ impl Conn {
     /// Whether `key`'s record of expiry `x`, read at `now`, is live, counting an extension this
     /// connection has due for it; with `use_it`, a read of an idle entry that moves its expiry on
     /// is noted as due (written by [`Conn::extend_due`]).
-    fn live_read(&self, key: &JsValue, x: &Expiry, now: f64, use_it: bool) -> bool {
+    pub(super) fn live_read(&self, key: &JsValue, x: &Expiry, now: f64, use_it: bool) -> bool {
         let Some(idle) = x.idle else { return is_live(x.e, now) };
         let e = self.counting_due(key, x.e);
         if !is_live(e, now) {
@@ -210,33 +193,6 @@ impl Conn {
         let n = self.extending.size();
         self.maybe_due.set(n > 0);
         n
-    }
-
-    /// Every key read at once: by primary key where a hint knows it, else (or when the hint was
-    /// stale) through the index.
-    async fn read_live(&self, op: &'static str, keys: &[JsValue], now: f64, use_it: bool) -> Result<Vec<JsValue>> {
-        let hints: Vec<Option<f64>> = keys.iter().map(|k| self.hinted(k)).collect();
-        let asks = keys.iter().zip(&hints).map(|(k, &hint)| Self::ask_for(k, hint)).collect();
-        let mut recs = self.read(op, ENTRIES, asks).await?;
-        let stale: Vec<usize> = (0..keys.len()).filter(|&i| hints[i].is_some() && recs[i].is_undefined()).collect();
-        if !stale.is_empty() {
-            let again = stale.iter().map(|&i| Self::ask_for(&keys[i], None)).collect();
-            for (&i, rec) in stale.iter().zip(self.read(op, ENTRIES, again).await?) {
-                recs[i] = rec;
-            }
-        }
-        // Dense: `undefined` where missing or expired, not a hole.
-        let mut out = Vec::with_capacity(keys.len());
-        for ((k, rec), hint) in keys.iter().zip(recs).zip(hints) {
-            out.push(self.live_value(k, rec, hint, now, use_it)?);
-        }
-        Ok(out)
-    }
-
-    /// The live entry's expiry (Unix ms, [`NEVER_MS`] for none), `None` if missing or expired.
-    pub async fn live_expiry(&self, key: &JsValue, now: f64) -> Result<Option<f64>> {
-        let pk = self.ask("reading an expiry", ENTRIES, Some(BY_KEY), Ask::GetKey(key.clone())).await?;
-        Ok((!pk.is_undefined()).then(|| self.counting_due(key, pk_expiry(&pk))).filter(|&e| is_live(e, now)))
     }
 
     /// The live records of a range of keys (all of them without one), in key order, as a view
@@ -277,19 +233,8 @@ impl Conn {
         Ok(is_live(x.e, now).then_some(Current { value: rec.v, x }))
     }
 
-    /// The live entry's expiry with an idle entry's window and cap, `None` if missing or expired.
-    pub async fn live_expiry_detail(&self, key: &JsValue, now: f64) -> Result<Option<Expiry>> {
-        let rec = self.ask("reading an expiry", ENTRIES, Some(BY_KEY), Ask::Get(key.clone())).await?;
-        if rec.is_undefined() {
-            return Ok(None);
-        }
-        let rec = EntryRecord::read(&rec)?;
-        let x = Expiry { e: self.counting_due(key, rec.e), ..rec.expiry() };
-        Ok(is_live(x.e, now).then_some(x))
-    }
-
     /// A stored expiry `e` of `key`, or the extension due for it here if later.
-    fn counting_due(&self, key: &JsValue, e: f64) -> f64 {
+    pub(super) fn counting_due(&self, key: &JsValue, e: f64) -> f64 {
         self.extending.get(key).as_f64().map_or(e, |d| d.max(e))
     }
 
@@ -570,36 +515,6 @@ impl Conn {
         self.change("clearing", ENTRIES, None).await
     }
 
-    /// Live keys in key order.
-    pub async fn keys(&self, now: f64) -> Result<Array> {
-        let pks: Array = self.ask("listing keys", ENTRIES, Some(BY_KEY), Ask::Keys(None, None)).await?.unchecked_into();
-        Ok(pks.iter().filter(|pk| is_live(pk_expiry(pk), now)).map(|pk| pk_at(&pk, 1)).collect())
-    }
-
-    /// Live values in key order.
-    pub async fn values(&self, now: f64) -> Result<Array> {
-        let recs = self.live_records("listing values", now).await?;
-        Ok(recs.into_iter().map(|r| r.v).collect())
-    }
-
-    /// Live `[key, value]` pairs in key order.
-    pub async fn entries(&self, now: f64) -> Result<Array> {
-        let recs = self.live_records("listing entries", now).await?;
-        Ok(recs.into_iter().map(|r| JsValue::from(Array::of2(&r.k, &r.v))).collect())
-    }
-
-    async fn live_records(&self, op: &'static str, now: f64) -> Result<Vec<EntryRecord>> {
-        let all = self.all_records(op).await?;
-        let mut live = Vec::with_capacity(all.length() as usize);
-        for r in all.iter() {
-            let r = EntryRecord::read(&r)?;
-            if self.live_read(&r.k, &r.expiry(), now, true) {
-                live.push(r);
-            }
-        }
-        Ok(live)
-    }
-
     /// How many records the entries, documents and buckets stores hold, expired or not: what an
     /// export reads.
     pub async fn record_count(&self) -> Result<u32> {
@@ -617,14 +532,9 @@ impl Conn {
         Ok(self.ask("reading entries", ENTRIES, Some(BY_KEY), Ask::All(range, Some(limit))).await?.unchecked_into())
     }
 
-    async fn all_records(&self, op: &'static str) -> Result<Array> {
-        Ok(self.ask(op, ENTRIES, Some(BY_KEY), Ask::All(None, None)).await?.unchecked_into())
-    }
-
     /// Number of live entries: one count over the primary-key range after `now`.
     pub async fn count(&self, now: f64) -> Result<u32> {
-        let live = KeyRange::LowerBound(instant_bound(now), true);
-        Ok(self.ask("counting", ENTRIES, None, Ask::Count(Some(live))).await?.as_f64().unwrap_or(0.0) as u32)
+        Ok(self.ask("counting", ENTRIES, None, count_live(now)).await?.as_f64().unwrap_or(0.0) as u32)
     }
 
     /// `expire`/`persist`: changes a live entry's expiry; `false` if there is no live entry (and,

@@ -30,10 +30,10 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::core::entry::{ms_to_secs, ExpirySpec};
+use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
 use crate::core::modify::{check_by, sum, Only};
-use crate::idb::describe_key;
+use crate::idb::{describe_key, Got, Read};
 use crate::store::{Store, EVENT_TYPES};
 
 /// A time-to-live key-value store over one IndexedDB database.
@@ -119,12 +119,15 @@ pub(crate) fn updater(what: &str, f: &JsValue) -> Result<js_sys::Function> {
 }
 
 /// Unix ms or "no expiry" as the API reports them: seconds, `null`, or `undefined` if missing.
-fn seconds_or_null(v: Option<Option<f64>>) -> JsValue {
-    match v {
-        None => JsValue::UNDEFINED,
-        Some(None) => JsValue::NULL,
-        Some(Some(ms)) => JsValue::from_f64(ms_to_secs(ms)),
-    }
+/// Runs `read` ([`Read`], or the error converting the call's arguments gave) by
+/// [`Store::read`]: the one future of every read verb.
+fn run_read(store: Store, read: Result<Read>) -> Promise {
+    run(async move {
+        Ok(match store.read(read?).await? {
+            Got::Value(v) => v,
+            Got::Detail(x, now) => x.map_or(U, |x| view::to_js(&view::TtlDetail::new(&x, now))),
+        })
+    })
 }
 
 #[wasm_bindgen]
@@ -198,20 +201,17 @@ impl TtlStore {
 
     /// The value, or `undefined` if missing or expired; an idle entry's window starts again.
     pub fn get(&self, key: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move { store.get(&convert::key(&key)?).await })
+        self.read(convert::key(&key).map(|k| Read::get(k, true)))
     }
 
     /// Like `get`, without extending an idle entry.
     pub fn peek(&self, key: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move { store.peek(&convert::key(&key)?).await })
+        self.read(convert::key(&key).map(|k| Read::get(k, false)))
     }
 
     /// Whether `key` has a live entry.
     pub fn has(&self, key: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(store.has(&convert::key(&key)?).await?.into()) })
+        self.read(convert::key(&key).map(Read::has))
     }
 
     /// Removes `key`; `true` if a live entry was removed.
@@ -247,8 +247,7 @@ impl TtlStore {
     /// Values in the order of `keys`, `undefined` where missing or expired.
     #[wasm_bindgen(js_name = getMany)]
     pub fn get_many(&self, keys: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(store.get_many(&convert::keys("getMany keys", &keys)?).await?.into()) })
+        self.read(convert::keys("getMany keys", &keys).map(|keys| Read::get_many(&keys)))
     }
 
     /// Removes `keys`; how many live entries were removed.
@@ -260,48 +259,34 @@ impl TtlStore {
 
     /// Live keys in key order.
     pub fn keys(&self) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(store.keys().await?.into()) })
+        self.read(Ok(Read::keys()))
     }
 
     /// Live values in key order.
     pub fn values(&self) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(store.values().await?.into()) })
+        self.read(Ok(Read::values()))
     }
 
     /// Live `[key, value]` pairs in key order.
     pub fn entries(&self) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(store.entries().await?.into()) })
+        self.read(Ok(Read::entries()))
     }
 
     /// Number of live entries.
     pub fn count(&self) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(store.count().await?.into()) })
+        self.read(Ok(Read::count()))
     }
 
     /// Unix seconds; `null` = no expiry; `undefined` = missing or expired.
     #[wasm_bindgen(js_name = expiresAt)]
     pub fn expires_at(&self, key: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(seconds_or_null(store.expires_at_ms(&convert::key(&key)?).await?)) })
+        self.read(convert::key(&key).map(Read::expires_at))
     }
 
     /// Seconds left; `null` = no expiry; `undefined` = missing or expired. With
     /// `{ detail: true }`: `{ ttl, idle, cap }`.
     pub fn ttl(&self, key: JsValue, options: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move {
-            let key = convert::key(&key)?;
-            if convert::ttl_options(&options)? {
-                let now = crate::timer::now_ms();
-                Ok(store.expiry_detail(&key).await?.map_or(U, |x| view::to_js(&view::TtlDetail::new(&x, now))))
-            } else {
-                Ok(seconds_or_null(store.ttl_ms(&key).await?))
-            }
-        })
+        self.read(convert::key(&key).and_then(|k| Ok(Read::ttl(k, convert::ttl_options(&options)?))))
     }
 
     /// Sets or changes the expiry of a live entry, on the condition `only` if given
@@ -428,10 +413,8 @@ impl TtlStore {
         // The watch's read: `peek` (watching is not using: an idle entry is not extended) and
         // `expiresAt`, as the API answers them.
         let read = |store: Store, key: JsValue| {
-            let (peek, k) = (store.clone(), key.clone());
-            let value = run(async move { peek.peek(&k).await });
-            let at = run(async move { Ok(seconds_or_null(store.expires_at_ms(&key).await?)) });
-            Array::of2(&value, &at).into()
+            let value = run_read(store.clone(), Ok(Read::get(key.clone(), false)));
+            Array::of2(&value, &run_read(store, Ok(Read::expires_at(key)))).into()
         };
         self.store.watch(&key, &f, read).map_err(Error::into_js)
     }
@@ -498,6 +481,11 @@ impl TtlStore {
 }
 
 impl TtlStore {
+    /// A read verb ([`Read`]) run by [`run_read`].
+    fn read(&self, read: Result<Read>) -> Promise {
+        run_read(self.store.clone(), read)
+    }
+
     fn put_if(&self, key: JsValue, value: JsValue, options: JsValue, only: Only) -> Promise {
         let store = self.store.clone();
         let what = if only == Only::Absent { "add options" } else { "replace options" };

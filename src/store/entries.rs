@@ -5,18 +5,13 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::{plain_object, Store};
-use crate::core::entry::{Expiry, ExpirySpec, NEVER_MS};
+use crate::core::entry::{Expiry, ExpirySpec};
 use crate::core::error::{Error, Result};
 use crate::core::modify::{written_spec, ExpireIf, Only};
-use crate::idb::{Cap, Conn, ExpiryChange, Modify, Pending, Write};
+use crate::idb::{Cap, Conn, ExpiryChange, Got, Modify, Pending, Read, Step, Write};
 use crate::timer::now_ms;
 
 use super::crypt;
-
-/// A value `unseal` gave for a record whose key is gone.
-fn is_gone(v: &JsValue) -> bool {
-    v.is_undefined()
-}
 
 impl Store {
     /// Writes `key`; see [`ExpirySpec`] for the options.
@@ -102,14 +97,6 @@ impl Store {
         Ok(())
     }
 
-    /// The live value, `undefined` if missing or expired; an idle entry read is extended.
-    pub async fn get(&self, key: &JsValue) -> Result<JsValue> {
-        let conn = self.live().await?;
-        let value = conn.get(key, now_ms(), true).await?;
-        self.extend_soon();
-        self.open_value(&conn, key, value).await
-    }
-
     /// Entry values as stored, decrypted when the store encrypts (`undefined` where the key is
     /// gone); as they are otherwise.
     pub(super) async fn open_values(&self, conn: &Conn, keys: &[JsValue], values: Vec<JsValue>) -> Result<Vec<JsValue>> {
@@ -118,6 +105,27 @@ impl Store {
         }
         let items = keys.iter().zip(values).map(|(k, v)| crypt::entry_item(k, v)).collect();
         self.unseal_items(conn, items).await
+    }
+
+    /// Runs `read`, the one driver of reads ([`Read`]): it awaits what each step asks (requests of
+    /// the entries store, or decryption) and hands the answers to the next, until the read is
+    /// done. A read that noted extensions of idle entries has them written soon after.
+    pub async fn read(&self, mut read: Read) -> Result<Got> {
+        let conn = self.live().await?;
+        let (now, sealed) = (now_ms(), self.encrypted());
+        let mut answers = None;
+        loop {
+            answers = Some(match read.step(&conn, answers, now, sealed)? {
+                Step::Ask(asks) => conn.answer(asks).await?,
+                Step::Open(values) => self.open_values(&conn, read.opening(), values).await?,
+                Step::Done(got) => {
+                    if read.extends() {
+                        self.extend_soon();
+                    }
+                    return Ok(got);
+                }
+            });
+        }
     }
 
     pub(super) async fn open_value(&self, conn: &Conn, key: &JsValue, value: JsValue) -> Result<JsValue> {
@@ -137,22 +145,6 @@ impl Store {
             w.value = sealed;
         }
         Ok(())
-    }
-
-    /// Whether `key` has a live entry.
-    pub async fn has(&self, key: &JsValue) -> Result<bool> {
-        Ok(self.live().await?.live_expiry(key, now_ms()).await?.is_some())
-    }
-
-    /// Live values in the order of `keys`; idle entries read are extended.
-    pub async fn get_many(&self, keys: &Array) -> Result<Array> {
-        let conn = self.live().await?;
-        let values = conn.get_many(keys, now_ms()).await?;
-        self.extend_soon();
-        if !self.encrypted() {
-            return Ok(values);
-        }
-        Ok(self.open_values(&conn, &keys.to_vec(), values.to_vec()).await?.into_iter().collect())
     }
 
     /// Removes `key`; `true` if it was live.
@@ -175,58 +167,6 @@ impl Store {
         self.live().await?.clear().await?;
         self.emit_change("clear", Array::new());
         Ok(())
-    }
-
-    /// Live keys, in key order.
-    pub async fn keys(&self) -> Result<Array> {
-        self.live().await?.keys(now_ms()).await
-    }
-
-    /// Live values, in key order.
-    pub async fn values(&self) -> Result<Array> {
-        if self.encrypted() {
-            return Ok(self.entries().await?.iter().map(|kv| Array::from(&kv).get(1)).collect());
-        }
-        let values = self.live().await?.values(now_ms()).await?;
-        self.extend_soon();
-        Ok(values)
-    }
-
-    /// Live `[key, value]` pairs, in key order (decrypted; an entry whose key is gone left out).
-    pub async fn entries(&self) -> Result<Array> {
-        let conn = self.live().await?;
-        let entries = conn.entries(now_ms()).await?;
-        self.extend_soon();
-        if !self.encrypted() {
-            return Ok(entries);
-        }
-        let (keys, values): (Vec<JsValue>, Vec<JsValue>) = entries.iter().map(|kv| (Array::from(&kv).get(0), Array::from(&kv).get(1))).unzip();
-        let values = self.open_values(&conn, &keys, values).await?;
-        Ok(keys.iter().zip(values).filter(|(_, v)| !is_gone(v)).map(|(k, v)| JsValue::from(Array::of2(k, &v))).collect())
-    }
-
-    /// Number of live entries.
-    pub async fn count(&self) -> Result<u32> {
-        self.live().await?.count(now_ms()).await
-    }
-
-    /// The live entry's expiry in Unix ms: `Some(None)` = no expiry, `None` = missing or expired.
-    pub async fn expires_at_ms(&self, key: &JsValue) -> Result<Option<Option<f64>>> {
-        let e = self.live().await?.live_expiry(key, now_ms()).await?;
-        Ok(e.map(|e| (e != NEVER_MS).then_some(e)))
-    }
-
-    /// Milliseconds left: `Some(None)` = no expiry, `None` = missing or expired.
-    pub async fn ttl_ms(&self, key: &JsValue) -> Result<Option<Option<f64>>> {
-        let now = now_ms();
-        let e = self.live().await?.live_expiry(key, now).await?;
-        Ok(e.map(|e| (e != NEVER_MS).then_some(e - now)))
-    }
-
-    /// The live entry's expiry with an idle entry's window and cap (`ttl(key, { detail: true })`),
-    /// `None` if missing or expired.
-    pub async fn expiry_detail(&self, key: &JsValue) -> Result<Option<Expiry>> {
-        self.live().await?.live_expiry_detail(key, now_ms()).await
     }
 
     /// Sets a new expiry on a live entry (Redis `EXPIRE`), on the condition `only` if given;

@@ -10,24 +10,14 @@ use std::future::Future;
 use std::rc::Rc;
 use std::task::{Context, Waker};
 
-use wasm_bindgen::prelude::*;
 
 use super::Store;
-use crate::core::error::Result;
 use crate::timer::{now_ms, sleep};
 
 /// How long due extensions wait to be written together, ms.
 pub const EXTEND_DELAY_MS: f64 = 50.0;
 
 impl Store {
-    /// The live value of `key`, `undefined` if missing or expired, without extending an idle
-    /// entry (`peek`).
-    pub async fn peek(&self, key: &JsValue) -> Result<JsValue> {
-        let conn = self.live().await?;
-        let value = conn.get(key, now_ms(), false).await?;
-        self.open_value(&conn, key, value).await
-    }
-
     /// After a read: writes the extensions it noted as due, soon, unless a write is planned.
     pub(super) fn extend_soon(&self) {
         let Ok(conn) = self.conn() else { return };
