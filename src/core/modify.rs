@@ -2,7 +2,7 @@
 //! do with the entry they find, decided from that entry alone (the adapter reads it and writes
 //! the outcome in one readwrite transaction, so the decision holds against every other tab).
 
-use crate::core::entry::{ExpirySpec, NEVER_MS};
+use crate::core::entry::{Expiry, ExpirySpec, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::text::js_number;
 
@@ -38,6 +38,30 @@ pub enum ExpireIf {
     Later,
     /// `"sooner"` (LT): the new expiry is sooner; an entry without expiry always gets it.
     Sooner,
+}
+
+/// How `expire`/`persist` change a live entry's expiry.
+#[derive(Debug)]
+pub enum ExpiryChange<'a> {
+    /// `expire(key, options)`, on the condition `only` if given.
+    Set(&'a ExpirySpec, Option<ExpireIf>),
+    /// `persist(key)`.
+    Remove,
+}
+
+impl ExpiryChange<'_> {
+    /// The expiry a live entry expiring as `old` gets at `now`, or `None` if the change does not
+    /// apply (`persist` of an entry without expiry; an `only` that does not hold). An expiry in
+    /// the past is given as it is: the entry is then removed.
+    pub fn of(&self, old: Expiry, now: f64) -> Result<Option<Expiry>> {
+        Ok(match self {
+            ExpiryChange::Remove => (old.e != NEVER_MS).then(|| Expiry::at(NEVER_MS)),
+            ExpiryChange::Set(spec, only) => {
+                let new = spec.resolve(None, Some(old), now)?;
+                only.is_none_or(|only| only.allows(old.e, new.e)).then_some(new)
+            }
+        })
+    }
 }
 
 /// What `only` accepts, for messages.
@@ -110,6 +134,31 @@ pub fn sum(key: &str, current: Option<f64>, by: f64) -> Result<f64> {
 mod tests {
     use super::*;
     use crate::core::expiry::{Ttl, TtlInput};
+
+    #[test]
+    fn persist_removes_an_expiry_and_does_not_apply_without_one() {
+        let idle = Expiry { e: 5_000.0, idle: Some(crate::core::entry::Idle { window_ms: 1_000.0, cap_ms: 9_000.0 }) };
+        assert_eq!(ExpiryChange::Remove.of(idle, 0.0).unwrap(), Some(Expiry::at(NEVER_MS)));
+        assert_eq!(ExpiryChange::Remove.of(Expiry::at(NEVER_MS), 0.0).unwrap(), None);
+    }
+
+    #[test]
+    fn expire_applies_when_its_condition_holds() {
+        let at = |ms: f64| ExpirySpec::At(ms);
+        let (spec, now) = (at(8_000.0), 1_000.0);
+        let set = |only| ExpiryChange::Set(&spec, only);
+        let (soon, never) = (Expiry::at(5_000.0), Expiry::at(NEVER_MS));
+        assert_eq!(set(None).of(soon, now).unwrap(), Some(Expiry::at(8_000.0)));
+        assert_eq!(set(Some(ExpireIf::Later)).of(soon, now).unwrap(), Some(Expiry::at(8_000.0)));
+        assert_eq!(set(Some(ExpireIf::Sooner)).of(soon, now).unwrap(), None);
+        assert_eq!(set(Some(ExpireIf::Sooner)).of(never, now).unwrap(), Some(Expiry::at(8_000.0)));
+        assert_eq!(set(Some(ExpireIf::Later)).of(never, now).unwrap(), None);
+        assert_eq!(set(Some(ExpireIf::NoExpiry)).of(soon, now).unwrap(), None);
+        assert_eq!(set(Some(ExpireIf::HasExpiry)).of(soon, now).unwrap(), Some(Expiry::at(8_000.0)));
+        // An expiry already past is given as it is: the adapter removes the entry.
+        let past = at(500.0);
+        assert_eq!(ExpiryChange::Set(&past, None).of(soon, now).unwrap(), Some(Expiry::at(500.0)));
+    }
 
     #[test]
     fn add_writes_only_where_nothing_live_is_and_replace_only_over_it() {

@@ -18,7 +18,7 @@ use super::records::{entry_read, EntryRecord};
 use super::reap::Cap;
 use super::runner::{Ask, Req, Run};
 use super::schema::{BY_KEY, DOCS, BUCKETS, ENTRIES, META};
-use super::{describe_key, Conn, ExpiryChange, ImportWrites, Write};
+use super::{describe_key, Conn, ImportWrites, Write};
 use crate::core::entry::{is_live, Expiry, NEVER_MS};
 use crate::core::error::{Error, Result};
 use crate::core::expiry::Ttl;
@@ -193,32 +193,6 @@ impl Conn {
         let n = self.extending.size();
         self.maybe_due.set(n > 0);
         n
-    }
-
-    /// The live records of a range of keys (all of them without one), in key order, as a view
-    /// shows them: an idle entry not extended, its expiry counting an extension due here.
-    pub async fn view_range(&self, range: Option<KeyRange<JsValue>>, now: f64) -> Result<Vec<EntryRecord>> {
-        let all: Array = self.ask("reading a view", ENTRIES, Some(BY_KEY), Ask::All(range, None)).await?.unchecked_into();
-        self.live_seen(all.iter(), now)
-    }
-
-    /// [`Conn::view_range`] of `keys`, in the order given.
-    pub async fn view_keys(&self, keys: &[JsValue], now: f64) -> Result<Vec<EntryRecord>> {
-        let asks = keys.iter().map(|k| (Some(BY_KEY), Ask::Get(k.clone()))).collect();
-        let recs = self.read("reading a view", ENTRIES, asks).await?;
-        self.live_seen(recs.into_iter().filter(|r| !r.is_undefined()), now)
-    }
-
-    fn live_seen(&self, recs: impl Iterator<Item = JsValue>, now: f64) -> Result<Vec<EntryRecord>> {
-        let mut live = Vec::new();
-        for r in recs {
-            let mut r = EntryRecord::read(&r)?;
-            r.e = self.counting_due(&r.k, r.e);
-            if is_live(r.e, now) {
-                live.push(r);
-            }
-        }
-        Ok(live)
     }
 
     /// The live entry of `key` as stored (its value sealed, in a store that encrypts), `None` if
@@ -535,45 +509,6 @@ impl Conn {
     /// Number of live entries: one count over the primary-key range after `now`.
     pub async fn count(&self, now: f64) -> Result<u32> {
         Ok(self.ask("counting", ENTRIES, None, count_live(now)).await?.as_f64().unwrap_or(0.0) as u32)
-    }
-
-    /// `expire`/`persist`: changes a live entry's expiry; `false` if there is no live entry (and,
-    /// for `persist`, if it had no expiry).
-    pub async fn change_expiry(&self, key: &JsValue, change: ExpiryChange<'_>, now: f64) -> Result<bool> {
-        let run = self.begin("changing an expiry", &[ENTRIES], true, 1)?;
-        let store = run.store(ENTRIES)?;
-        let by_key = run.check(store.index(BY_KEY))?;
-        let rec = run.wait(&mut run.ask(&by_key, Ask::Get(key.clone()))?).await?;
-        let rec = if rec.is_undefined() { None } else { Some(EntryRecord::read(&rec)?) };
-        let live = rec.as_ref().map(EntryRecord::expiry).filter(|x| is_live(x.e, now));
-        let (old, new) = match (live, change) {
-            (None, _) | (Some(Expiry { e: NEVER_MS, .. }), ExpiryChange::Remove) => {
-                run.wrote_nothing();
-                return Ok(false);
-            }
-            (Some(old), ExpiryChange::Set(spec, only)) => {
-                let new = spec.resolve(None, Some(old), now)?;
-                if only.is_some_and(|only| !only.allows(old.e, new.e)) {
-                    run.wrote_nothing();
-                    return Ok(false);
-                }
-                (old, new)
-            }
-            (Some(old), ExpiryChange::Remove) => (old, Expiry::at(NEVER_MS)),
-        };
-        if new != old {
-            self.extending.delete(key);
-            run.delete(&store, pk_of(old.e, key))?;
-            if is_live(new.e, now) {
-                let value = rec.map(|r| r.v).unwrap_or(JsValue::UNDEFINED);
-                run.put(&store, &EntryRecord::new(key.clone(), value, new)).map_err(|e| self.put_error(key, e))?;
-                self.hint(key, new.e);
-            } else {
-                self.hints.delete(key);
-            }
-        }
-        run.done().await?;
-        Ok(true)
     }
 
     /// A read-modify-write of `key` in one readwrite transaction: its record read, `decide`

@@ -34,7 +34,6 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::core::entry::ExpirySpec;
-use crate::core::modify::ExpireIf;
 use crate::core::error::{Error, Result};
 use crate::core::text::{find, js_number, quote};
 
@@ -51,7 +50,7 @@ mod series;
 pub use collections::{DocChange, DocWrite};
 pub use entries::{Current, Decide, Modify, Pending};
 pub use meta::{collection_key, series_key, Definition};
-pub use read::{Got, Read, Step};
+pub use read::{Got, Read, Seen, Step};
 pub use reap::{Cap, Expired, Offer};
 pub use records::{DocRecord, EntryRecord};
 pub use schema::{DOCS as DOCS_STORE, ENTRIES as ENTRIES_STORE};
@@ -106,15 +105,6 @@ pub struct ImportWrites {
     pub collections: Vec<(Definition, Vec<DocWrite>)>,
     /// Time series: definition, events, bucket span.
     pub series: Vec<(Definition, EventsIn, crate::core::buckets::Granularity)>,
-}
-
-/// How `expire`/`persist` change a live entry's expiry.
-#[derive(Debug)]
-pub enum ExpiryChange<'a> {
-    /// `expire(key, options)`, on the condition `only` if given.
-    Set(&'a ExpirySpec, Option<ExpireIf>),
-    /// `persist(key)`.
-    Remove,
 }
 
 /// An open connection to one idb-ttl database.

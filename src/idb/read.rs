@@ -4,6 +4,7 @@
 //! to ([`Step::Done`]). One driver, [`Store::read`](crate::store::Store::read), awaits each ask
 //! through [`Conn::answer`] and feeds the answers back; none of the verbs awaits anything itself.
 
+use indexed_db_futures::KeyRange;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
@@ -39,6 +40,19 @@ enum Verb {
     Listed(Shape),
     /// `count()`.
     Count,
+    /// A live view's read (`observe`): the live records of a range of keys (of every key without
+    /// one) in key order, or of some keys in their order; idle entries not extended. Then the
+    /// records read, while their values are decrypted.
+    Seen(Seen, Vec<EntryRecord>),
+}
+
+/// What a view reads.
+#[derive(Debug)]
+pub enum Seen {
+    /// A range of keys (every key without one).
+    Range(Option<KeyRange<JsValue>>),
+    /// These keys.
+    Keys(Vec<JsValue>),
 }
 
 /// Values read by key: the keys, the rounds of asks ([`KeyReads`], made at the first step, when
@@ -104,6 +118,8 @@ pub enum Got {
     /// The live entry's expiry with an idle entry's window and cap (`None`: missing or expired),
     /// read at `now`.
     Detail(Option<Expiry>, f64),
+    /// A view's live records, their expiry counting an extension due here.
+    Records(Vec<EntryRecord>),
 }
 
 impl Read {
@@ -162,6 +178,11 @@ impl Read {
         Read::of(Verb::Count)
     }
 
+    /// A live view's read.
+    pub fn view(seen: Seen) -> Read {
+        Read::of(Verb::Seen(seen, Vec::new()))
+    }
+
     /// Whether the read may have noted extensions of idle entries (written soon after).
     pub fn extends(&self) -> bool {
         match &self.verb {
@@ -175,7 +196,17 @@ impl Read {
     /// (its hints and the extensions it has due); `sealed`: the store encrypts its values.
     pub fn step(&mut self, conn: &Conn, answers: Option<Vec<JsValue>>, now: f64, sealed: bool) -> Result<Step> {
         if let Some((shape, keys)) = self.opening.take() {
-            return Ok(done(shape.of(answers.unwrap_or_default(), keys, true)));
+            let values = answers.unwrap_or_default();
+            if let Verb::Seen(_, recs) = &mut self.verb {
+                let mut recs = std::mem::take(recs);
+                for (r, v) in recs.iter_mut().zip(values) {
+                    r.v = v;
+                }
+                // A record whose decryption key is gone is not shown.
+                recs.retain(|r| !is_gone(&r.v));
+                return Ok(Step::Done(Got::Records(recs)));
+            }
+            return Ok(done(shape.of(values, keys, true)));
         }
         let Some(mut answers) = answers else { return Ok(Step::Ask(self.verb.first(conn, now))) };
         let (keys, values, shape) = match &mut self.verb {
@@ -232,6 +263,22 @@ impl Read {
                 (keys, values, *shape)
             }
             Verb::Count => return Ok(done(JsValue::from(answers.pop().and_then(|n| n.as_f64()).unwrap_or(0.0) as u32))),
+            Verb::Seen(seen, recs) => {
+                if let Seen::Range(_) = seen {
+                    answers = answers.pop().unwrap_or_default().unchecked_into::<Array>().to_vec();
+                }
+                for r in answers.into_iter().filter(|r| !r.is_undefined()) {
+                    let mut r = EntryRecord::read(&r)?;
+                    r.e = conn.counting_due(&r.k, r.e);
+                    if is_live(r.e, now) {
+                        recs.push(r);
+                    }
+                }
+                if !sealed {
+                    return Ok(Step::Done(Got::Records(std::mem::take(recs))));
+                }
+                (recs.iter().map(|r| r.k.clone()).collect(), recs.iter().map(|r| r.v.clone()).collect(), Shape::Many)
+            }
         };
         if sealed {
             self.opening = Some((shape, keys));
@@ -265,6 +312,8 @@ impl Verb {
             Verb::Listed(Shape::Entries) => one("listing entries", Some(BY_KEY), Ask::All(None, None)),
             Verb::Listed(_) => one("listing values", Some(BY_KEY), Ask::All(None, None)),
             Verb::Count => one("counting", None, count_live(now)),
+            Verb::Seen(Seen::Range(range), _) => one("reading a view", Some(BY_KEY), Ask::All(range.take(), None)),
+            Verb::Seen(Seen::Keys(keys), _) => Asks { op: "reading a view", asks: keys.iter().map(|k| (Some(BY_KEY), Ask::Get(k.clone()))).collect() },
         }
     }
 }

@@ -32,7 +32,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
-use crate::core::modify::{check_by, sum, Only};
+use crate::core::modify::{check_by, sum, ExpiryChange, Only};
 use crate::idb::{describe_key, Got, Read};
 use crate::store::{Store, EVENT_TYPES};
 
@@ -122,11 +122,15 @@ pub(crate) fn updater(what: &str, f: &JsValue) -> Result<js_sys::Function> {
 /// Runs `read` ([`Read`], or the error converting the call's arguments gave) by
 /// [`Store::read`]: the one future of every read verb.
 fn run_read(store: Store, read: Result<Read>) -> Promise {
-    run(async move {
-        Ok(match store.read(read?).await? {
-            Got::Value(v) => v,
-            Got::Detail(x, now) => x.map_or(U, |x| view::to_js(&view::TtlDetail::new(&x, now))),
-        })
+    run(async move { read_result(store.read(read?).await?) })
+}
+
+/// What a read resolved to, as the call resolves to it.
+fn read_result(got: Got) -> Result<JsValue> {
+    Ok(match got {
+        Got::Value(v) => v,
+        Got::Detail(x, now) => x.map_or(U, |x| view::to_js(&view::TtlDetail::new(&x, now))),
+        Got::Records(recs) => recs.iter().map(view::view_entry).collect::<Array>().into(),
     })
 }
 
@@ -295,7 +299,7 @@ impl TtlStore {
         let store = self.store.clone();
         run(async move {
             let (key, (spec, only)) = (convert::key(&key)?, convert::expire_options(&options)?);
-            Ok(store.expire(key, &spec, only).await?.into())
+            Ok(store.change_expiry("expire", key, ExpiryChange::Set(&spec, only)).await?.into())
         })
     }
 
@@ -364,7 +368,7 @@ impl TtlStore {
     /// Removes the expiry; `false` if missing or it had none.
     pub fn persist(&self, key: JsValue) -> Promise {
         let store = self.store.clone();
-        run(async move { Ok(store.persist(convert::key(&key)?).await?.into()) })
+        run(async move { Ok(store.change_expiry("persist", convert::key(&key)?, ExpiryChange::Remove).await?.into()) })
     }
 
     /// Runs one reaper pass now. `{ signal, onProgress }`: aborting keeps what was removed.
@@ -523,9 +527,8 @@ fn view_read(store: Store, query: JsValue, keys: JsValue) -> JsValue {
             let (docs, after) = store.view_collection(&name, keys).await?;
             return Ok(docs.iter().map(|d| view::doc_view_entry(d, after)).collect::<Array>().into());
         }
-        let query = convert::view_query(&query)?;
-        let found = store.view(&query, keys).await?;
-        Ok(found.iter().map(view::view_entry).collect::<Array>().into())
+        let read = Store::view_read(&convert::view_query(&query)?, keys);
+        read_result(store.read(read).await?)
     })
     .into()
 }

@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 use super::{plain_object, Store};
 use crate::core::entry::{Expiry, ExpirySpec};
 use crate::core::error::{Error, Result};
-use crate::core::modify::{written_spec, ExpireIf, Only};
-use crate::idb::{Cap, Conn, ExpiryChange, Got, Modify, Pending, Read, Step, Write};
+use crate::core::modify::{written_spec, ExpiryChange, Only};
+use crate::idb::{Cap, Conn, Got, Modify, Pending, Read, Step, Write};
 use crate::timer::now_ms;
 
 use super::crypt;
@@ -169,22 +169,22 @@ impl Store {
         Ok(())
     }
 
-    /// Sets a new expiry on a live entry (Redis `EXPIRE`), on the condition `only` if given;
-    /// `false` if missing or the condition does not hold. An expiry in the past removes the entry
-    /// (and still answers `true`).
-    pub async fn expire(&self, key: JsValue, spec: &ExpirySpec, only: Option<ExpireIf>) -> Result<bool> {
-        let changed = self.live().await?.change_expiry(&key, ExpiryChange::Set(spec, only), now_ms()).await?;
+    /// `expire` (Redis `EXPIRE`, on the condition `only` if given; an expiry in the past removes
+    /// the entry) and `persist` (`PERSIST`), named `op` in the change event: whether the live entry
+    /// took the change (`false`: missing, or it does not apply). A read-modify-write of its own
+    /// ([`Conn::modify`]).
+    pub async fn change_expiry(&self, op: &'static str, key: JsValue, change: ExpiryChange<'_>) -> Result<bool> {
+        let (conn, now) = (self.live().await?, now_ms());
+        let mut changed = false;
+        conn.modify("changing an expiry", &key, None, now, &mut |current| {
+            let Some(c) = current else { return Ok(Modify::Keep) };
+            let Some(new) = change.of(c.x, now)? else { return Ok(Modify::Keep) };
+            changed = true;
+            Ok(if new == c.x { Modify::Keep } else { Modify::Put(c.value, new) })
+        })
+        .await?;
         if changed {
-            self.emit_change("expire", Array::of1(&key));
-        }
-        Ok(changed)
-    }
-
-    /// Removes a live entry's expiry (Redis `PERSIST`); `false` if missing or it had none.
-    pub async fn persist(&self, key: JsValue) -> Result<bool> {
-        let changed = self.live().await?.change_expiry(&key, ExpiryChange::Remove, now_ms()).await?;
-        if changed {
-            self.emit_change("persist", Array::of1(&key));
+            self.emit_change(op, Array::of1(&key));
         }
         Ok(changed)
     }

@@ -16,7 +16,7 @@ use super::{Inner, Store};
 use crate::core::error::Result;
 use crate::core::options::ViewQuery;
 use crate::core::value::Value;
-use crate::idb::EntryRecord;
+use crate::idb::{Read, Seen};
 use crate::timer::{now_ms, Timer};
 
 #[wasm_bindgen(module = "/src/members.js")]
@@ -135,40 +135,20 @@ impl Store {
         Ok(observing.as_ref().expect("made above").views.observe(query, listener))
     }
 
-    /// The live entries `query` shows (of `keys` only, when given), in key order, idle entries
-    /// not extended.
-    pub async fn view(&self, query: &ViewQuery, keys: Option<Vec<JsValue>>) -> Result<Vec<EntryRecord>> {
-        let conn = self.live().await?;
-        let mut recs = self.view_records(&conn, query, keys).await?;
-        if self.encrypted() {
-            let keys: Vec<JsValue> = recs.iter().map(|r| r.k.clone()).collect();
-            let values = self.open_values(&conn, &keys, recs.iter().map(|r| r.v.clone()).collect()).await?;
-            for (r, v) in recs.iter_mut().zip(values) {
-                r.v = v;
-            }
-            // A record whose key is gone is not shown.
-            recs.retain(|r| !r.v.is_undefined());
-        }
-        Ok(recs)
-    }
-
-    async fn view_records(&self, conn: &crate::idb::Conn, query: &ViewQuery, keys: Option<Vec<JsValue>>) -> Result<Vec<EntryRecord>> {
-        let now = now_ms();
-        let keys = match (keys, query) {
-            (Some(keys), _) => keys,
-            (None, ViewQuery::Keys(ks)) => ks.iter().map(key_js).collect(),
-            (None, ViewQuery::Prefix(p)) => return conn.view_range(Some(prefix_range(p)), now).await,
-            (None, ViewQuery::Range(from, to)) => {
-                let range = match (from.as_ref().map(key_js), to.as_ref().map(key_js)) {
-                    (Some(f), Some(t)) => Some(KeyRange::Bound(f, false, t, false)),
-                    (Some(f), None) => Some(KeyRange::LowerBound(f, false)),
-                    (None, Some(t)) => Some(KeyRange::UpperBound(t, false)),
-                    (None, None) => None,
-                };
-                return conn.view_range(range, now).await;
-            }
-        };
-        conn.view_keys(&keys, now).await
+    /// The read of the live entries `query` shows (of `keys` only, when given), in key order,
+    /// idle entries not extended ([`Store::read`] runs it).
+    pub fn view_read(query: &ViewQuery, keys: Option<Vec<JsValue>>) -> Read {
+        Read::view(match (keys, query) {
+            (Some(keys), _) => Seen::Keys(keys),
+            (None, ViewQuery::Keys(ks)) => Seen::Keys(ks.iter().map(key_js).collect()),
+            (None, ViewQuery::Prefix(p)) => Seen::Range(Some(prefix_range(p))),
+            (None, ViewQuery::Range(from, to)) => Seen::Range(match (from.as_ref().map(key_js), to.as_ref().map(key_js)) {
+                (Some(f), Some(t)) => Some(KeyRange::Bound(f, false, t, false)),
+                (Some(f), None) => Some(KeyRange::LowerBound(f, false)),
+                (None, Some(t)) => Some(KeyRange::UpperBound(t, false)),
+                (None, None) => None,
+            }),
+        })
     }
 
     /// How many views, how many entries they show, and when their timer rings (Unix ms).
