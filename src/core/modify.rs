@@ -42,14 +42,14 @@ pub enum ExpireIf {
 
 /// How `expire`/`persist` change a live entry's expiry.
 #[derive(Debug)]
-pub enum ExpiryChange<'a> {
+pub enum ExpiryChange {
     /// `expire(key, options)`, on the condition `only` if given.
-    Set(&'a ExpirySpec, Option<ExpireIf>),
+    Set(ExpirySpec, Option<ExpireIf>),
     /// `persist(key)`.
     Remove,
 }
 
-impl ExpiryChange<'_> {
+impl ExpiryChange {
     /// The expiry a live entry expiring as `old` gets at `now`, or `None` if the change does not
     /// apply (`persist` of an entry without expiry; an `only` that does not hold). An expiry in
     /// the past is given as it is: the entry is then removed.
@@ -145,8 +145,8 @@ mod tests {
     #[test]
     fn expire_applies_when_its_condition_holds() {
         let at = |ms: f64| ExpirySpec::At(ms);
-        let (spec, now) = (at(8_000.0), 1_000.0);
-        let set = |only| ExpiryChange::Set(&spec, only);
+        let now = 1_000.0;
+        let set = |only| ExpiryChange::Set(at(8_000.0), only);
         let (soon, never) = (Expiry::at(5_000.0), Expiry::at(NEVER_MS));
         assert_eq!(set(None).of(soon, now).unwrap(), Some(Expiry::at(8_000.0)));
         assert_eq!(set(Some(ExpireIf::Later)).of(soon, now).unwrap(), Some(Expiry::at(8_000.0)));
@@ -156,8 +156,7 @@ mod tests {
         assert_eq!(set(Some(ExpireIf::NoExpiry)).of(soon, now).unwrap(), None);
         assert_eq!(set(Some(ExpireIf::HasExpiry)).of(soon, now).unwrap(), Some(Expiry::at(8_000.0)));
         // An expiry already past is given as it is: the adapter removes the entry.
-        let past = at(500.0);
-        assert_eq!(ExpiryChange::Set(&past, None).of(soon, now).unwrap(), Some(Expiry::at(500.0)));
+        assert_eq!(ExpiryChange::Set(at(500.0), None).of(soon, now).unwrap(), Some(Expiry::at(500.0)));
     }
 
     #[test]

@@ -33,8 +33,8 @@ use wasm_bindgen_futures::future_to_promise;
 use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
 use crate::core::modify::{check_by, sum, ExpiryChange, Only};
-use crate::idb::{describe_key, Got, Read};
-use crate::store::{Store, EVENT_TYPES};
+use crate::idb::{describe_key, Got, Read, Write};
+use crate::store::{Change, Store, Updater, EVENT_TYPES};
 
 /// A time-to-live key-value store over one IndexedDB database.
 #[wasm_bindgen(skip_typescript)]
@@ -195,12 +195,7 @@ impl TtlStore {
 
     /// Writes `value` under `key`, resolving once committed.
     pub fn set(&self, key: JsValue, value: JsValue, options: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move {
-            let (key, spec) = (convert::key(&key)?, convert::set_options(&options)?);
-            store.set(key, value, spec).await?;
-            Ok(U)
-        })
+        self.change(None, None, convert::key(&key).and_then(|key| Ok(Change::Put(vec![Write { key, value, spec: convert::set_options(&options)? }], false))))
     }
 
     /// The value, or `undefined` if missing or expired; an idle entry's window starts again.
@@ -220,18 +215,12 @@ impl TtlStore {
 
     /// Removes `key`; `true` if a live entry was removed.
     pub fn delete(&self, key: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(store.delete(convert::key(&key)?).await?.into()) })
+        self.change(None, None, convert::key(&key).map(|key| Change::Delete(Array::of1(&key), false)))
     }
 
     /// Removes every entry. `{ signal, onProgress }` as for `setMany`.
     pub fn clear(&self, options: JsValue) -> Promise {
-        let store = self.store.clone();
-        run_long("clear options", options, async move {
-            crate::long::total(1);
-            store.clear().await?;
-            Ok(U)
-        })
+        self.change(Some(("clear options", options)), None, Ok(Change::Clear))
     }
 
     /// Writes `[key, value]` / `[key, value, options]` entries in one transaction, all or nothing.
@@ -239,13 +228,7 @@ impl TtlStore {
     /// every 100 ms.
     #[wasm_bindgen(js_name = setMany)]
     pub fn set_many(&self, entries: JsValue, options: JsValue) -> Promise {
-        let store = self.store.clone();
-        run_long("setMany options", options, async move {
-            let writes = convert::set_many_entries(&entries)?;
-            crate::long::total(writes.len() as u32);
-            store.set_many_and_notify(writes).await?;
-            Ok(U)
-        })
+        self.change(Some(("setMany options", options)), None, convert::set_many_entries(&entries).map(|writes| Change::Put(writes, true)))
     }
 
     /// Values in the order of `keys`, `undefined` where missing or expired.
@@ -257,8 +240,7 @@ impl TtlStore {
     /// Removes `keys`; how many live entries were removed.
     #[wasm_bindgen(js_name = deleteMany)]
     pub fn delete_many(&self, keys: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(store.delete_many(convert::keys("deleteMany keys", &keys)?).await?.into()) })
+        self.change(None, None, convert::keys("deleteMany keys", &keys).map(|keys| Change::Delete(keys, true)))
     }
 
     /// Live keys in key order.
@@ -296,11 +278,10 @@ impl TtlStore {
     /// Sets or changes the expiry of a live entry, on the condition `only` if given
     /// (`"noExpiry"`, `"hasExpiry"`, `"later"`, `"sooner"`); `false` if missing or it does not hold.
     pub fn expire(&self, key: JsValue, options: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move {
-            let (key, (spec, only)) = (convert::key(&key)?, convert::expire_options(&options)?);
-            Ok(store.change_expiry("expire", key, ExpiryChange::Set(&spec, only)).await?.into())
-        })
+        self.change(None, None, convert::key(&key).and_then(|key| {
+            let (spec, only) = convert::expire_options(&options)?;
+            Ok(Change::Expiry(key, ExpiryChange::Set(spec, only)))
+        }))
     }
 
     /// Writes only where no live entry is (Redis `SET NX`); whether it wrote.
@@ -315,20 +296,17 @@ impl TtlStore {
 
     /// The live value, removed at once (Redis `GETDEL`); `undefined` if missing or expired.
     pub fn take(&self, key: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move { store.take(convert::key(&key)?).await })
+        self.change(None, None, convert::key(&key).map(Change::Take))
     }
 
     /// Adds `by` (default 1) to a number entry, atomically; the new number. A missing or expired
     /// key starts from 0 with `options`' expiry; a live one keeps its own (Redis `INCR`).
     pub fn incr(&self, key: JsValue, by: JsValue, options: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move {
-            let key = convert::key(&key)?;
+        self.change(None, None, convert::key(&key).and_then(|key| {
             let k = describe_key(&key);
             let by = if by.is_undefined() { 1.0 } else { check_by(&k, by.as_f64(), || convert::describe(&by))? };
             let spec = convert::modify_options("incr options", &options)?;
-            let mut add = |current: JsValue| {
+            let add = move |current: JsValue| {
                 let n = match current.as_f64() {
                     _ if current.is_undefined() => None,
                     Some(n) => Some(n),
@@ -341,34 +319,33 @@ impl TtlStore {
                 };
                 Ok(JsValue::from_f64(sum(&k, n, by)?))
             };
-            store.update("incr", key, &spec, true, &mut add).await
-        })
+            Ok(Change::Update("incr", key, spec, true, Updater(Box::new(add))))
+        }))
     }
 
     /// `updater(current)` (the live value, or `undefined`), run synchronously inside one
     /// transaction, gives the value written and resolved; `undefined` removes the entry. The
     /// expiry is kept unless `options` give one.
     pub fn update(&self, key: JsValue, updater: JsValue, options: JsValue) -> Promise {
-        let store = self.store.clone();
         let thrown = Thrown::default();
-        run_thrown(thrown.clone(), async move {
-            let key = convert::key(&key)?;
+        let change = convert::key(&key).and_then(|key| {
             let f = self::updater("update updater", &updater)?;
             // Options that name no expiry (none, `null`, `{}`) keep the entry's.
             let spec = match convert::modify_options("update options", &options)? {
                 ExpirySpec::Default => ExpirySpec::Keep,
                 spec => spec,
             };
-            let what = || format!("update({})", describe_key(&key));
-            let mut call = |current| call_updater(&f, current, &thrown, &what);
-            store.update("update", key.clone(), &spec, false, &mut call).await
-        })
+            let (thrown, k) = (thrown.clone(), key.clone());
+            let what = move || format!("update({})", describe_key(&k));
+            let call = move |current| call_updater(&f, current, &thrown, &what);
+            Ok(Change::Update("update", key, spec, false, Updater(Box::new(call))))
+        });
+        self.change(None, Some(thrown), change)
     }
 
     /// Removes the expiry; `false` if missing or it had none.
     pub fn persist(&self, key: JsValue) -> Promise {
-        let store = self.store.clone();
-        run(async move { Ok(store.change_expiry("persist", convert::key(&key)?, ExpiryChange::Remove).await?.into()) })
+        self.change(None, None, convert::key(&key).map(|key| Change::Expiry(key, ExpiryChange::Remove)))
     }
 
     /// Runs one reaper pass now. `{ signal, onProgress }`: aborting keeps what was removed.
@@ -490,13 +467,18 @@ impl TtlStore {
         run_read(self.store.clone(), read)
     }
 
-    fn put_if(&self, key: JsValue, value: JsValue, options: JsValue, only: Only) -> Promise {
+    /// A write verb ([`Change`], or the error converting the call's arguments gave) run by
+    /// [`Store::change`], as long work with `long`'s `{ signal, onProgress }` when given, rejecting
+    /// with what `thrown` caught when given (an updater's exception): the one future of every
+    /// write verb.
+    fn change(&self, long: Option<(&'static str, JsValue)>, thrown: Option<Thrown>, change: Result<Change>) -> Promise {
         let store = self.store.clone();
+        drive(long, thrown, Box::pin(async move { store.change(change?).await }))
+    }
+
+    fn put_if(&self, key: JsValue, value: JsValue, options: JsValue, only: Only) -> Promise {
         let what = if only == Only::Absent { "add options" } else { "replace options" };
-        run(async move {
-            let (key, spec) = (convert::key(&key)?, convert::set_options_as(what, &options)?);
-            Ok(store.put_if(key, value, spec, only).await?.into())
-        })
+        self.change(None, None, convert::key(&key).and_then(|key| Ok(Change::PutIf(Write { key, value, spec: convert::set_options_as(what, &options)? }, only))))
     }
 }
 

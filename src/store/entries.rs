@@ -14,14 +14,6 @@ use crate::timer::now_ms;
 use super::crypt;
 
 impl Store {
-    /// Writes `key`; see [`ExpirySpec`] for the options.
-    pub async fn set(&self, key: JsValue, value: JsValue, spec: ExpirySpec) -> Result<()> {
-        let keys = Array::of1(&key);
-        self.set_many(vec![Write { key, value, spec }]).await?;
-        self.emit_change("set", keys);
-        Ok(())
-    }
-
     /// Writes all of `writes` in one transaction, or none of them.
     /// Under `evictOnQuota`, a write the browser refuses for space is retried after rounds of
     /// eviction (see [`Store::evict_and_retry`]).
@@ -89,14 +81,6 @@ impl Store {
         }
     }
 
-    /// `set_many` followed by its `"change"` event (`set` fires its own with op `"set"`).
-    pub async fn set_many_and_notify(&self, writes: Vec<Write>) -> Result<()> {
-        let keys: Array = writes.iter().map(|w| w.key.clone()).collect();
-        self.set_many(writes).await?;
-        self.emit_change("setMany", keys);
-        Ok(())
-    }
-
     /// Entry values as stored, decrypted when the store encrypts (`undefined` where the key is
     /// gone); as they are otherwise.
     pub(super) async fn open_values(&self, conn: &Conn, keys: &[JsValue], values: Vec<JsValue>) -> Result<Vec<JsValue>> {
@@ -147,33 +131,41 @@ impl Store {
         Ok(())
     }
 
-    /// Removes `key`; `true` if it was live.
-    pub async fn delete(&self, key: JsValue) -> Result<bool> {
-        let keys = Array::of1(&key);
-        let removed = self.live().await?.delete_many(&keys, now_ms()).await? > 0;
-        self.emit_change("delete", keys);
-        Ok(removed)
-    }
-
-    /// Removes `keys`; how many were live.
-    pub async fn delete_many(&self, keys: Array) -> Result<u32> {
-        let removed = self.live().await?.delete_many(&keys, now_ms()).await?;
-        self.emit_change("deleteMany", keys);
-        Ok(removed)
-    }
-
-    /// Removes every entry.
-    pub async fn clear(&self) -> Result<()> {
-        self.live().await?.clear().await?;
-        self.emit_change("clear", Array::new());
-        Ok(())
+    /// Runs `change`, the one driver of the write verbs ([`Change`]): what the call resolves to.
+    /// Each change is announced by a `"change"` event named by its verb; a change that evicts
+    /// under `maxEntries` by an `"evicted"` one.
+    pub async fn change(&self, change: Change) -> Result<JsValue> {
+        let many = |many: bool, one: &'static str, more: &'static str| if many { more } else { one };
+        Ok(match change {
+            Change::Put(writes, m) => {
+                crate::long::total(writes.len() as u32);
+                let keys: Array = writes.iter().map(|w| w.key.clone()).collect();
+                self.set_many(writes).await?;
+                self.emit_change(many(m, "set", "setMany"), keys);
+                JsValue::UNDEFINED
+            }
+            Change::Delete(keys, m) => {
+                let removed = self.live().await?.delete_many(&keys, now_ms()).await?;
+                self.emit_change(many(m, "delete", "deleteMany"), keys);
+                if m { removed.into() } else { (removed > 0).into() }
+            }
+            Change::Clear => {
+                crate::long::total(1);
+                self.live().await?.clear().await?;
+                self.emit_change("clear", Array::new());
+                JsValue::UNDEFINED
+            }
+            Change::Expiry(key, change) => self.change_expiry(key, change).await?.into(),
+            Change::PutIf(w, only) => self.put_if(w, only).await?.into(),
+            Change::Take(key) => self.take(key).await?,
+            Change::Update(op, key, spec, keep_live, mut f) => self.update(op, key, &spec, keep_live, &mut *f.0).await?,
+        })
     }
 
     /// `expire` (Redis `EXPIRE`, on the condition `only` if given; an expiry in the past removes
-    /// the entry) and `persist` (`PERSIST`), named `op` in the change event: whether the live entry
-    /// took the change (`false`: missing, or it does not apply). A read-modify-write of its own
-    /// ([`Conn::modify`]).
-    pub async fn change_expiry(&self, op: &'static str, key: JsValue, change: ExpiryChange<'_>) -> Result<bool> {
+    /// the entry) and `persist` (`PERSIST`): whether the live entry took the change (`false`:
+    /// missing, or it does not apply). A read-modify-write of its own ([`Conn::modify`]).
+    async fn change_expiry(&self, key: JsValue, change: ExpiryChange) -> Result<bool> {
         let (conn, now) = (self.live().await?, now_ms());
         let mut changed = false;
         conn.modify("changing an expiry", &key, None, now, &mut |current| {
@@ -184,9 +176,39 @@ impl Store {
         })
         .await?;
         if changed {
+            let op = if matches!(change, ExpiryChange::Remove) { "persist" } else { "expire" };
             self.emit_change(op, Array::of1(&key));
         }
         Ok(changed)
+    }
+}
+
+/// A write verb as data, run by [`Store::change`].
+#[derive(Debug)]
+pub enum Change {
+    /// `set` (one write) and `setMany` (`true`).
+    Put(Vec<Write>, bool),
+    /// `delete` (one key: whether it was live) and `deleteMany` (`true`: how many were).
+    Delete(Array, bool),
+    /// `clear()`.
+    Clear,
+    /// `expire` and `persist`.
+    Expiry(JsValue, ExpiryChange),
+    /// `add` and `replace`: the write, made only where no live entry is, or only over one.
+    PutIf(Write, Only),
+    /// `take`.
+    Take(JsValue),
+    /// `update` and `incr` (the verb): the new value of a key from its live one ([`Store::update`]),
+    /// written with the spec; with `true`, a live entry keeps its expiry.
+    Update(&'static str, JsValue, ExpirySpec, bool, Updater),
+}
+
+/// An `update` or `incr`'s function of the live value (`undefined` if none) to the new one.
+pub struct Updater(pub Box<dyn FnMut(JsValue) -> Result<JsValue>>);
+
+impl std::fmt::Debug for Updater {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Updater")
     }
 }
 
@@ -195,13 +217,14 @@ impl Store {
 impl Store {
     /// `add` (`Only::Absent`, Redis `SET NX`) and `replace` (`Only::Present`, `SET XX`): writes
     /// `value` only where no live entry is, or only over one; whether it wrote.
-    pub async fn put_if(&self, key: JsValue, value: JsValue, spec: ExpirySpec, only: Only) -> Result<bool> {
+    async fn put_if(&self, w: Write, only: Only) -> Result<bool> {
         let (op, what) = match only {
             Only::Absent => ("add", "adding an entry"),
             Only::Present => ("replace", "replacing an entry"),
         };
         let conn = self.live().await?;
-        let mut writes = [Write { key: key.clone(), value, spec }];
+        let key = w.key.clone();
+        let mut writes = [w];
         self.seal_writes(&conn, &mut writes).await?;
         let [w] = writes;
         let (now, default) = (now_ms(), self.0.config.default_ttl.as_ref());
@@ -227,7 +250,7 @@ impl Store {
 
     /// Reads and removes the live entry (Redis `GETDEL`): its value, `undefined` if missing or
     /// expired.
-    pub async fn take(&self, key: JsValue) -> Result<JsValue> {
+    async fn take(&self, key: JsValue) -> Result<JsValue> {
         let conn = self.live().await?;
         let mut taken = None;
         conn.modify("taking an entry", &key, None, now_ms(), &mut |current| {

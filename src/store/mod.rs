@@ -34,6 +34,7 @@ mod series;
 mod watch;
 
 pub use collection::{Collection, DocIn, DocReader};
+pub use entries::{Change, Updater};
 pub use backup::{ExportCursor, ImportInput, ImportReport, SnapshotData};
 pub use observe::query_js;
 pub use series::Series;
