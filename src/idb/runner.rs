@@ -513,24 +513,26 @@ pub(super) mod req {
         limited(qs.get_all_keys::<JsValue>(), range, limit)
     }
 
+    /// `getAll(query, count)` or `getAllKeys(query, count)`, both arguments always given, so
+    /// that each is one JS import per kind of source, not one per arity: no range is the query
+    /// `undefined` (every record) and no limit the count 0 (all of them), as the IndexedDB spec
+    /// reads them.
     fn limited<K: GetAllKind, Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(
         all: GetAll<'_, K, Q, JsValue>,
         range: Option<KeyRange<JsValue>>,
         limit: Option<u32>,
     ) -> Result<All> {
-        match (range, limit) {
-            (None, None) => all.primitive(),
-            (None, Some(n)) => all.with_limit(n).primitive(),
-            (Some(r), None) => all.with_query::<JsValue, _>(r).primitive(),
-            (Some(r), Some(n)) => all.with_query::<JsValue, _>(r).with_limit(n).primitive(),
-        }
+        all.with_query::<JsValue, _>(query(range)).with_limit(limit.unwrap_or(0)).primitive()
     }
 
-    /// How many records in `range` (all of them with `None`).
+    /// A range as a request's query: `undefined` (every record) for none.
+    fn query(range: Option<KeyRange<JsValue>>) -> KeyRange<JsValue> {
+        range.unwrap_or(KeyRange::Only(JsValue::UNDEFINED))
+    }
+
+    /// How many records in `range` (all of them with `None`); `count(query)` always given its
+    /// query, one import per kind of source.
     pub fn count<Q: SystemRepr<Repr = S>, S: QuerySourceInternal>(qs: &Q, range: Option<KeyRange<JsValue>>) -> Result<BasicRequest<u32>> {
-        match range {
-            None => qs.count().primitive(),
-            Some(r) => qs.count().with_query::<JsValue, _>(r).primitive(),
-        }
+        qs.count().with_query::<JsValue, _>(query(range)).primitive()
     }
 }

@@ -8,7 +8,7 @@ use super::{plain_object, Store};
 use crate::core::entry::{Expiry, ExpirySpec};
 use crate::core::error::{Error, Result};
 use crate::core::modify::{written_spec, ExpiryChange, Only};
-use crate::idb::{Cap, Conn, Got, Modify, Pending, Read, Step, Write};
+use crate::idb::{Cap, Conn, Modify, Pending, Write};
 use crate::timer::now_ms;
 
 use super::crypt;
@@ -91,27 +91,6 @@ impl Store {
         self.unseal_items(conn, items).await
     }
 
-    /// Runs `read`, the one driver of reads ([`Read`]): it awaits what each step asks (requests of
-    /// the entries store, or decryption) and hands the answers to the next, until the read is
-    /// done. A read that noted extensions of idle entries has them written soon after.
-    pub async fn read(&self, mut read: Read) -> Result<Got> {
-        let conn = self.live().await?;
-        let (now, sealed) = (now_ms(), self.encrypted());
-        let mut answers = None;
-        loop {
-            answers = Some(match read.step(&conn, answers, now, sealed)? {
-                Step::Ask(asks) => conn.answer(asks).await?,
-                Step::Open(values) => self.open_values(&conn, read.opening(), values).await?,
-                Step::Done(got) => {
-                    if read.extends() {
-                        self.extend_soon();
-                    }
-                    return Ok(got);
-                }
-            });
-        }
-    }
-
     pub(super) async fn open_value(&self, conn: &Conn, key: &JsValue, value: JsValue) -> Result<JsValue> {
         if !self.encrypted() {
             return Ok(value);
@@ -131,41 +110,10 @@ impl Store {
         Ok(())
     }
 
-    /// Runs `change`, the one driver of the write verbs ([`Change`]): what the call resolves to.
-    /// Each change is announced by a `"change"` event named by its verb; a change that evicts
-    /// under `maxEntries` by an `"evicted"` one.
-    pub async fn change(&self, change: Change) -> Result<JsValue> {
-        let many = |many: bool, one: &'static str, more: &'static str| if many { more } else { one };
-        Ok(match change {
-            Change::Put(writes, m) => {
-                crate::long::total(writes.len() as u32);
-                let keys: Array = writes.iter().map(|w| w.key.clone()).collect();
-                self.set_many(writes).await?;
-                self.emit_change(many(m, "set", "setMany"), keys);
-                JsValue::UNDEFINED
-            }
-            Change::Delete(keys, m) => {
-                let removed = self.live().await?.delete_many(&keys, now_ms()).await?;
-                self.emit_change(many(m, "delete", "deleteMany"), keys);
-                if m { removed.into() } else { (removed > 0).into() }
-            }
-            Change::Clear => {
-                crate::long::total(1);
-                self.live().await?.clear().await?;
-                self.emit_change("clear", Array::new());
-                JsValue::UNDEFINED
-            }
-            Change::Expiry(key, change) => self.change_expiry(key, change).await?.into(),
-            Change::PutIf(w, only) => self.put_if(w, only).await?.into(),
-            Change::Take(key) => self.take(key).await?,
-            Change::Update(op, key, spec, keep_live, mut f) => self.update(op, key, &spec, keep_live, &mut *f.0).await?,
-        })
-    }
-
     /// `expire` (Redis `EXPIRE`, on the condition `only` if given; an expiry in the past removes
     /// the entry) and `persist` (`PERSIST`): whether the live entry took the change (`false`:
     /// missing, or it does not apply). A read-modify-write of its own ([`Conn::modify`]).
-    async fn change_expiry(&self, key: JsValue, change: ExpiryChange) -> Result<bool> {
+    pub(super) async fn change_expiry(&self, key: JsValue, change: ExpiryChange) -> Result<bool> {
         let (conn, now) = (self.live().await?, now_ms());
         let mut changed = false;
         conn.modify("changing an expiry", &key, None, now, &mut |current| {
@@ -217,7 +165,7 @@ impl std::fmt::Debug for Updater {
 impl Store {
     /// `add` (`Only::Absent`, Redis `SET NX`) and `replace` (`Only::Present`, `SET XX`): writes
     /// `value` only where no live entry is, or only over one; whether it wrote.
-    async fn put_if(&self, w: Write, only: Only) -> Result<bool> {
+    pub(super) async fn put_if(&self, w: Write, only: Only) -> Result<bool> {
         let (op, what) = match only {
             Only::Absent => ("add", "adding an entry"),
             Only::Present => ("replace", "replacing an entry"),
@@ -250,7 +198,7 @@ impl Store {
 
     /// Reads and removes the live entry (Redis `GETDEL`): its value, `undefined` if missing or
     /// expired.
-    async fn take(&self, key: JsValue) -> Result<JsValue> {
+    pub(super) async fn take(&self, key: JsValue) -> Result<JsValue> {
         let conn = self.live().await?;
         let mut taken = None;
         conn.modify("taking an entry", &key, None, now_ms(), &mut |current| {

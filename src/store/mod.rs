@@ -8,7 +8,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use js_sys::{Object, Reflect};
+use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use web_sys::EventTarget;
 
@@ -17,7 +17,7 @@ use crate::core::buckets::SeriesOptions;
 use crate::core::config::StoreConfig;
 use crate::core::error::{Error, Result};
 use crate::core::reaper::ReaperStats;
-use crate::idb::Conn;
+use crate::idb::{Conn, Got, Read, Step};
 use crate::timer::{now_ms, Leadership, ReaperTimer};
 
 mod archive;
@@ -248,6 +248,58 @@ impl Store {
             self.emit("reopened", &plain_object(&[("isNew", conn.created().into()), ("dataLoss", data_loss.into())]));
             return Ok(conn);
         }
+    }
+
+    /// Runs `read`, the one driver of reads ([`Read`]): it awaits what each step asks (requests of
+    /// the entries store, or decryption) and hands the answers to the next, until the read is
+    /// done. A read that noted extensions of idle entries has them written soon after.
+    pub async fn read(&self, mut read: Read) -> Result<Got> {
+        let conn = self.live().await?;
+        let (now, sealed) = (now_ms(), self.encrypted());
+        let mut answers = None;
+        loop {
+            answers = Some(match read.step(&conn, answers, now, sealed)? {
+                Step::Ask(asks) => conn.answer(asks).await?,
+                Step::Open(values) => self.open_values(&conn, read.opening(), values).await?,
+                Step::Done(got) => {
+                    if read.extends() {
+                        self.extend_soon();
+                    }
+                    return Ok(got);
+                }
+            });
+        }
+    }
+
+    /// Runs `change`, the one driver of the write verbs ([`Change`]): what the call resolves to.
+    /// Each change is announced by a `"change"` event named by its verb; a change that evicts
+    /// under `maxEntries` by an `"evicted"` one.
+    pub async fn change(&self, change: Change) -> Result<JsValue> {
+        let many = |many: bool, one: &'static str, more: &'static str| if many { more } else { one };
+        Ok(match change {
+            Change::Put(writes, m) => {
+                crate::long::total(writes.len() as u32);
+                let keys: Array = writes.iter().map(|w| w.key.clone()).collect();
+                self.set_many(writes).await?;
+                self.emit_change(many(m, "set", "setMany"), keys);
+                JsValue::UNDEFINED
+            }
+            Change::Delete(keys, m) => {
+                let removed = self.live().await?.delete_many(&keys, now_ms()).await?;
+                self.emit_change(many(m, "delete", "deleteMany"), keys);
+                if m { removed.into() } else { (removed > 0).into() }
+            }
+            Change::Clear => {
+                crate::long::total(1);
+                self.live().await?.clear().await?;
+                self.emit_change("clear", Array::new());
+                JsValue::UNDEFINED
+            }
+            Change::Expiry(key, change) => self.change_expiry(key, change).await?.into(),
+            Change::PutIf(w, only) => self.put_if(w, only).await?.into(),
+            Change::Take(key) => self.take(key).await?,
+            Change::Update(op, key, spec, keep_live, mut f) => self.update(op, key, &spec, keep_live, &mut *f.0).await?,
+        })
     }
 
     /// Whether calls can be made: open, or to be opened again at the next call.
