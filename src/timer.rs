@@ -80,9 +80,18 @@ pub fn every(ms: u32, f: impl FnMut() + 'static) -> gloo_timers::callback::Inter
     gloo_timers::callback::Interval::new(ms, f)
 }
 
-/// The current time as Unix milliseconds: the one place the store reads the clock.
+/// The current time as Unix milliseconds: the one place the store reads the wall clock.
 pub fn now_ms() -> f64 {
     js_sys::Date::now()
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `performance.now()`: milliseconds on a clock that only goes forward, at the same rate
+    /// whatever the wall clock does (set by the user, corrected by NTP, moved by a test). What
+    /// a [`Deadline`] counts in: a wait of `ms` is `ms`, even across a jump of `Date.now()`.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn monotonic_ms() -> f64;
 }
 
 /// A timer set for a moment (Unix ms), then set again for another or stopped; each time it rings
@@ -219,7 +228,7 @@ pub fn deadline(ms: u32) -> Deadline {
 
 /// [`deadline`] for any `ms` (`INFINITY`: never).
 fn after(ms: f64) -> Deadline {
-    let state = Rc::new(DeadlineState { at: now_ms() + ms, passed: Cell::new(false), waker: RefCell::new(None) });
+    let state = Rc::new(DeadlineState { at: monotonic_ms() + ms, passed: Cell::new(false), waker: RefCell::new(None) });
     ALARM.with(|alarm| {
         let mut alarm = alarm.borrow_mut();
         if alarm.waiting.len() >= alarm.limit {
@@ -242,6 +251,7 @@ pub struct Deadline {
 
 #[derive(Debug)]
 struct DeadlineState {
+    /// When it passes, on [`monotonic_ms`]'s clock.
     at: f64,
     passed: Cell<bool>,
     waker: RefCell<Option<std::task::Waker>>,
@@ -261,7 +271,7 @@ impl Future for Deadline {
 
 /// The one timer behind every [`Deadline`].
 struct Alarm {
-    /// When it rings (`INFINITY`: not armed).
+    /// When it rings, on [`monotonic_ms`]'s clock (`INFINITY`: not armed).
     at: f64,
     timer: Option<gloo_timers::callback::Timeout>,
     /// The timer that is ringing now: dropped at the next ring, not from inside its own callback.
@@ -282,7 +292,7 @@ thread_local! {
 impl Alarm {
     fn arm(&mut self, at: f64) {
         self.at = at;
-        let wait = (at - now_ms()).ceil().clamp(0.0, f64::from(MAX_TIMER_MS));
+        let wait = (at - monotonic_ms()).ceil().clamp(0.0, f64::from(MAX_TIMER_MS));
         self.timer = Some(gloo_timers::callback::Timeout::new(wait as u32, ring));
     }
 
@@ -311,7 +321,7 @@ impl Alarm {
 /// Marks what is due as passed and wakes its waiters; re-arms for the earliest left. Deadlines
 /// dropped meanwhile are forgotten here.
 fn ring() {
-    let now = now_ms();
+    let now = monotonic_ms();
     let due = ALARM.with(|alarm| {
         let mut alarm = alarm.borrow_mut();
         alarm.rung = alarm.timer.take();

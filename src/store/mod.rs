@@ -1,8 +1,11 @@
 //! The store as Rust sees it: one connection and the state its handles share, opened and
-//! closed here. The operations of the `TtlStore` API, in Rust terms, live by concern: `entries`
-//! (the key-value API), `reaper` (passes, timer, pause), `archive`, `members` (events, the
-//! channel, leadership), `collection`, `series`, `watch`, `backup`. `js/` converts JS arguments
-//! into these calls; the browser tests can call them directly.
+//! closed here, and the two drivers of the key-value API's verbs: [`Store::read`] runs a read
+//! ([`Read`]: synchronous steps that say what to ask of IndexedDB, awaited here) and
+//! [`Store::change`] a write ([`Change`]). The rest of the `TtlStore` API, in Rust terms, lives by
+//! concern: `entries` (the writes' read-modify-write and eviction), `reaper` (passes, timer,
+//! pause), `archive`, `members` (events, the channel, leadership), `collection`, `series`,
+//! `watch`, `backup`. `js/` converts JS arguments into these calls; the browser tests can call
+//! them directly.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;

@@ -386,3 +386,45 @@ async fn close_writes_the_extensions_due() {
     })
     .await;
 }
+
+/// `Date.now()` moved forward by `ms` until dropped (a user setting the clock, NTP correcting it).
+struct ClockAhead(js_sys::Function);
+
+impl ClockAhead {
+    fn by(ms: f64) -> ClockAhead {
+        ClockAhead(js(&format!("(() => {{ const real = Date.now; Date.now = () => real.call(Date) + {ms}; return () => {{ Date.now = real; }}; }})()")).into())
+    }
+}
+
+impl Drop for ClockAhead {
+    fn drop(&mut self) {
+        let _ = self.0.call0(&JsValue::UNDEFINED);
+    }
+}
+
+/// The store's timers count on a clock that only goes forward: a wall clock moved forward past
+/// a timer armed before the move (the watchdog of a write, `timeoutMs` 5 min) does not hold back
+/// what is set after it. The extension a read notes is written in a moment, not once that timer
+/// would have rung (before: the shared alarm, armed in `Date.now()` terms, was not set again for
+/// a later moment, and waited for the old one).
+#[wasm_bindgen_test]
+async fn a_wall_clock_moved_forward_does_not_hold_back_the_extensions() {
+    let name = db_name("idleclock");
+    let s = open(&name, js("({ autoReap: false, timeoutMs: 300000 })")).await;
+    call(&s, "set", &["k".into(), "v".into(), js("({ idle: 3600 })")]).await;
+    {
+        // Seven minutes into a window of an hour: a read extends the entry.
+        let _ahead = ClockAhead::by(420_000.0);
+        assert_eq!(call(&s, "get", &["k".into()]).await, "v");
+        assert_eq!(stat(&s, "idleWaiting"), 1.0, "the read noted its extension as due");
+        // Waited on the browser's own timer and clock: the store's timers are what is tested.
+        let since = num(&js("performance.now()"));
+        while stat(&s, "idleWaiting") != 0.0 && num(&js("performance.now()")) - since < f64::from(LONG_MS) {
+            wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(js("new Promise((r) => setTimeout(r, 10))"))).await.unwrap();
+        }
+        assert_eq!(stat(&s, "idleWaiting"), 0.0, "the extension was not written within {LONG_MS} ms");
+        assert_eq!(stat(&s, "idleExtended"), 1.0);
+    }
+    call(&s, "close", &[]).await;
+    destroy(&name).await;
+}
