@@ -121,7 +121,6 @@ pub(crate) fn updater(what: &str, f: &JsValue) -> Result<js_sys::Function> {
     f.clone().dyn_into::<js_sys::Function>().map_err(|f| Error::wrong_type(what, &convert::describe(&f), "a function, (current) => newValue"))
 }
 
-/// Unix ms or "no expiry" as the API reports them: seconds, `null`, or `undefined` if missing.
 /// Runs `read` ([`Read`], or the error converting the call's arguments gave) by
 /// [`Store::read`]: the one future of every read verb.
 fn run_read(store: Store, read: Result<Read>) -> Promise {

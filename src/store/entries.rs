@@ -1,5 +1,7 @@
-//! The key-value entries: writes (with `maxEntries` and `evictOnQuota` eviction), reads,
-//! deletes and expiry changes, each write announced by a `"change"` event.
+//! The key-value entries' writes, as [`Change`]s that [`Store::change`] runs: puts (with
+//! `maxEntries` and `evictOnQuota` eviction), deletes, expiry changes and the other
+//! read-modify-writes, each announced by a `"change"` event. Their reads are
+//! [`Read`](crate::idb::Read)s, run by [`Store::read`].
 
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
