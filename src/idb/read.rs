@@ -55,15 +55,15 @@ pub enum Seen {
     Keys(Vec<JsValue>),
 }
 
-/// Values read by key: the keys, the rounds of asks ([`KeyReads`], made at the first step, when
-/// the connection's hints are known) and the records found so far.
+/// Values read by key: the keys, the rounds of asks ([`KeyReads`], planned again at the first
+/// step, when the connection's hints are known) and the records found so far.
 #[derive(Debug)]
 struct ByKeys {
     keys: Vec<JsValue>,
     /// An idle entry read is extended (`get`, `getMany`; not `peek`).
     use_it: bool,
     shape: Shape,
-    plan: Option<KeyReads>,
+    plan: KeyReads,
     recs: Vec<JsValue>,
 }
 
@@ -139,7 +139,7 @@ impl Read {
 
     fn by_keys(keys: Vec<JsValue>, use_it: bool, shape: Shape) -> Read {
         let recs = keys.iter().map(|_| JsValue::UNDEFINED).collect();
-        Read::of(Verb::Values(ByKeys { keys, use_it, shape, plan: None, recs }))
+        Read::of(Verb::Values(ByKeys { keys, use_it, shape, plan: KeyReads::new(Vec::new()), recs }))
     }
 
     /// `has`.
@@ -211,7 +211,7 @@ impl Read {
         let Some(mut answers) = answers else { return Ok(Step::Ask(self.verb.first(conn, now))) };
         let (keys, values, shape) = match &mut self.verb {
             Verb::Values(by) => {
-                let plan = by.plan.as_mut().expect("asked before answered");
+                let plan = &mut by.plan;
                 let found: Vec<bool> = answers.iter().map(|r| !r.is_undefined()).collect();
                 let (round, again) = plan.answered(&found);
                 for (i, rec) in round.into_iter().zip(answers) {
@@ -303,7 +303,7 @@ impl Verb {
         let one = |op, index, ask| Asks { op, asks: vec![(index, ask)] };
         match self {
             Verb::Values(by) => {
-                by.plan = Some(KeyReads::new(by.keys.iter().map(|k| conn.hinted(k)).collect()));
+                by.plan = KeyReads::new(by.keys.iter().map(|k| conn.hinted(k)).collect());
                 by.asks(by.op())
             }
             Verb::Expiry(key, _) => one("reading an expiry", Some(BY_KEY), Ask::GetKey(key.clone())),
@@ -328,8 +328,8 @@ impl ByKeys {
 
     /// The asks of the plan's round.
     fn asks(&self, op: &'static str) -> Asks {
-        let plan = self.plan.as_ref().expect("planned at the first step");
-        let asks = plan
+        let asks = self
+            .plan
             .asks()
             .map(|(i, by)| match by {
                 By::Primary(e) => (None, Ask::Get(pk_of(e, &self.keys[i]))),

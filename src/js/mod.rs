@@ -89,6 +89,7 @@ fn run_long(what: &'static str, options: JsValue, work: impl Future<Output = Res
 pub(crate) type Thrown = Rc<Cell<Option<JsValue>>>;
 
 /// `work` run by [`drive`], rejecting with what `thrown` caught if it failed after catching.
+#[cfg(feature = "full")]
 pub(crate) fn run_thrown(thrown: Thrown, work: impl Future<Output = Result<JsValue>> + 'static) -> Promise {
     drive(None, Some(thrown), Box::pin(work))
 }
