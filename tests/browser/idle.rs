@@ -405,8 +405,7 @@ impl Drop for ClockAhead {
 /// The store's timers count on a clock that only goes forward: a wall clock moved forward past
 /// a timer armed before the move (the watchdog of a write, `timeoutMs` 5 min) does not hold back
 /// what is set after it. The extension a read notes is written in a moment, not once that timer
-/// would have rung (before: the shared alarm, armed in `Date.now()` terms, was not set again for
-/// a later moment, and waited for the old one).
+/// would have rung.
 #[wasm_bindgen_test]
 async fn a_wall_clock_moved_forward_does_not_hold_back_the_extensions() {
     let name = db_name("idleclock");
