@@ -151,8 +151,10 @@ const offerLog = () => window.offerLog;
 /**
  * What the browser itself takes to bring tab B's news of the offer to tab A and answer a read
  * there, with no idb-ttl code in tab A: a BroadcastChannel of A's own on the store's channel, and
- * on each "change" of the offer a readonly transaction on the entries of a plain IndexedDB
- * connection; when each one completed (Unix ms), in the order the changes came.
+ * on each "change" of the offer a readonly transaction of a plain IndexedDB connection to the
+ * same database; when each one completed (Unix ms), in the order the changes came. It reads the
+ * store of definitions ("meta"), which no key-value verb writes, so a transaction of idb-ttl's
+ * own holding up its read would not hold up this one.
  */
 const recordPlatform = () => new Promise((ok, ko) => {
   window.platformLog = [];
@@ -165,8 +167,8 @@ const recordPlatform = () => new Promise((ok, ko) => {
     ch.onmessage = ({ data }) => {
       if (data?.type !== "change" || !data.detail?.keys?.includes("offer")) return;
       const seen = window.platformLog.push(null) - 1;
-      const t = db.transaction("entries");
-      t.objectStore("entries").count();
+      const t = db.transaction("meta");
+      t.objectStore("meta").count();
       t.oncomplete = () => { window.platformLog[seen] = Date.now(); };
     };
     ok();
