@@ -94,6 +94,12 @@ extern "C" {
     fn monotonic_ms() -> f64;
 }
 
+/// Milliseconds on the clock that a [`Deadline`] counts in (`performance.now()`): for a wait made
+/// of several deadlines, how long it has lasted.
+pub fn clock_ms() -> f64 {
+    monotonic_ms()
+}
+
 /// A timer set for a moment (Unix ms), then set again for another or stopped; each time it rings
 /// it calls back with the time. Dropping it stops it. A moment beyond `setTimeout`'s reach
 /// (2^31 - 1 ms) is reached in steps, and a step that ends early is followed by another, so it

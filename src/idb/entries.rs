@@ -100,17 +100,16 @@ pub(super) fn pk_expiry(pk: &JsValue) -> f64 {
 
 /// The positions of `keys` to write when a key appears more than once: the last one wins, as if
 /// the writes ran one after another. A JS `Map` compares string and number keys as IndexedDB does.
-pub(super) fn last_wins<'a>(keys: impl ExactSizeIterator<Item = &'a JsValue>) -> Vec<u32> {
+pub(super) fn last_wins<'a>(keys: impl ExactSizeIterator<Item = &'a JsValue> + Clone) -> Vec<u32> {
     if keys.len() < 2 {
         return (0..keys.len() as u32).collect();
     }
     let last = js_sys::Map::new();
-    for (i, k) in keys.enumerate() {
+    for (i, k) in keys.clone().enumerate() {
         last.set(k, &JsValue::from(i as u32));
     }
-    let mut order: Vec<u32> = last.values().into_iter().filter_map(|v| v.ok()?.as_f64()).map(|i| i as u32).collect();
-    order.sort_unstable();
-    order
+    // In order without a sort: each position that is its key's last.
+    (0..).zip(keys).filter(|&(i, k)| last.get(k).as_f64() == Some(f64::from(i))).map(|(i, _)| i).collect()
 }
 
 /// An error listener for puts that may meet an older record of their key on a unique index: the
@@ -202,9 +201,14 @@ impl Conn {
         if rec.is_undefined() {
             return Ok(None);
         }
-        let rec = EntryRecord::read(&rec)?;
+        Ok(self.current(key, EntryRecord::read(&rec)?, now))
+    }
+
+    /// `key`'s record `rec` as the entry it is at `now`: its expiry counting an extension due
+    /// here, `None` once that has passed.
+    pub(super) fn current(&self, key: &JsValue, rec: EntryRecord, now: f64) -> Option<Current> {
         let x = Expiry { e: self.counting_due(key, rec.e), ..rec.expiry() };
-        Ok(is_live(x.e, now).then_some(Current { value: rec.v, x }))
+        is_live(x.e, now).then_some(Current { value: rec.v, x })
     }
 
     /// A stored expiry `e` of `key`, or the extension due for it here if later.
@@ -533,10 +537,7 @@ impl Conn {
         let rec = run.wait(&mut run.ask(&by_key, Ask::Get(key.clone()))?).await?;
         let rec = if rec.is_undefined() { None } else { Some(EntryRecord::read(&rec)?) };
         let stored = rec.as_ref().map(|r| r.e);
-        let live = rec.and_then(|r| {
-            let x = Expiry { e: self.counting_due(key, r.e), ..r.expiry() };
-            is_live(x.e, now).then_some(Current { value: r.v, x })
-        });
+        let live = rec.and_then(|r| self.current(key, r, now));
         let change = match decide(live) {
             Ok(decided) => decided,
             Err(e) => {

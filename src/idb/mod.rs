@@ -25,6 +25,7 @@
 //! - `entries`, `collections`, `series`, `meta`, `reap`: what each call asks of IndexedDB.
 
 use std::cell::Cell;
+use std::rc::Rc;
 
 use indexed_db_futures::database::Database;
 use indexed_db_futures::error::Error as IdbError;
@@ -121,6 +122,9 @@ pub struct Conn {
     data_loss: Option<String>,
     /// Whether this session can store Blob and File values; `None` until the first write asks.
     blobs: Cell<Option<bool>>,
+    /// The browser closed the connection (its `close` event): a transaction that had not
+    /// answered yet never will ([`Run`]'s watchdog gives it up at once).
+    lost: Rc<Cell<bool>>,
     /// Expiry hints: key -> the expiry this connection last saw it stored with. They save index
     /// steps; a stale one costs a request, never a wrong answer (`entries.rs`).
     hints: Map,
@@ -165,7 +169,14 @@ impl Conn {
                 on_closed("another tab or worker is deleting or upgrading it", false);
             })
         };
-        let on_close = Closure::<dyn FnMut()>::new(move || on_closed("the browser closed the connection", true));
+        let lost = Rc::new(Cell::new(false));
+        let on_close = {
+            let lost = lost.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                lost.set(true);
+                on_closed("the browser closed the connection", true);
+            })
+        };
         sys.set_onversionchange(Some(on_versionchange.as_ref().unchecked_ref()));
         sys.set_onclose(Some(on_close.as_ref().unchecked_ref()));
         Ok(Conn {
@@ -175,6 +186,7 @@ impl Conn {
             created,
             data_loss,
             blobs: Cell::new(None),
+            lost,
             hints: Map::new(),
             extending: Map::new(),
             maybe_due: Cell::new(false),
@@ -184,6 +196,12 @@ impl Conn {
             _on_versionchange: on_versionchange,
             _on_close: on_close,
         })
+    }
+
+    /// Whether the browser closed this connection (site data cleared, its storage shut down):
+    /// what was asked of it and failed may be asked again of a new one.
+    pub fn lost(&self) -> bool {
+        self.lost.get()
     }
 
     /// Whether opening created the database: it did not exist, or the browser deleted it (after a

@@ -183,6 +183,17 @@ impl Read {
         Read::of(Verb::Seen(seen, Vec::new()))
     }
 
+    /// Back to its first step, to be asked again of a new connection (the browser closed the one
+    /// it asked).
+    pub fn restart(&mut self) {
+        self.opening = None;
+        match &mut self.verb {
+            Verb::Values(by) => by.recs.fill(JsValue::UNDEFINED),
+            Verb::Seen(_, recs) => recs.clear(),
+            _ => {}
+        }
+    }
+
     /// Whether the read may have noted extensions of idle entries (written soon after).
     pub fn extends(&self) -> bool {
         match &self.verb {
@@ -242,9 +253,7 @@ impl Read {
                 if rec.is_undefined() {
                     return Ok(Step::Done(Got::Detail(None, now)));
                 }
-                let rec = EntryRecord::read(&rec)?;
-                let x = Expiry { e: conn.counting_due(key, rec.e), ..rec.expiry() };
-                return Ok(Step::Done(Got::Detail(is_live(x.e, now).then_some(x), now)));
+                return Ok(Step::Done(Got::Detail(conn.current(key, EntryRecord::read(&rec)?, now).map(|c| c.x), now)));
             }
             Verb::Keys => {
                 let pks: Array = answers.pop().unwrap_or_default().unchecked_into();
@@ -312,7 +321,7 @@ impl Verb {
             Verb::Listed(Shape::Entries) => one("listing entries", Some(BY_KEY), Ask::All(None, None)),
             Verb::Listed(_) => one("listing values", Some(BY_KEY), Ask::All(None, None)),
             Verb::Count => one("counting", None, count_live(now)),
-            Verb::Seen(Seen::Range(range), _) => one("reading a view", Some(BY_KEY), Ask::All(range.take(), None)),
+            Verb::Seen(Seen::Range(range), _) => one("reading a view", Some(BY_KEY), Ask::All(range.clone(), None)),
             Verb::Seen(Seen::Keys(keys), _) => Asks { op: "reading a view", asks: keys.iter().map(|k| (Some(BY_KEY), Ask::Get(k.clone()))).collect() },
         }
     }

@@ -45,6 +45,13 @@ pub use series::Series;
 /// The events a store dispatches.
 pub const EVENT_TYPES: [&str; 5] = ["expired", "change", "error", "evicted", "reopened"];
 
+/// How many times a read is read again on a new connection when the browser closed the one it
+/// was reading on ([`Store::read`]), and a reopening aborted by the browser is tried again.
+const REREADS: u32 = 3;
+
+/// How long an `AbortError` waits for the connection's `close` event ([`Store::lost_under`]), ms.
+const LOST_WAIT_MS: f64 = 50.0;
+
 /// How often a call waiting for another's reopening looks again, ms.
 const REOPEN_WAIT_MS: f64 = 5.0;
 
@@ -237,7 +244,16 @@ impl Store {
                 crate::timer::sleep(REOPEN_WAIT_MS).await;
                 continue;
             }
-            let opened = Store::connect(&self.0).await;
+            let mut opened = Store::connect(&self.0).await;
+            // An open that met the browser still clearing the site's data is aborted ("The
+            // connection was closed"): opened again, a few times, once the clearing had a moment.
+            for _ in 0..REREADS {
+                if !matches!(&opened, Err(Error::Storage { name, .. }) if name == "AbortError") {
+                    break;
+                }
+                crate::timer::sleep(LOST_WAIT_MS).await;
+                opened = Store::connect(&self.0).await;
+            }
             self.0.reopening.set(false);
             let conn = Rc::new(opened?);
             if !self.0.lost.replace(false) {
@@ -255,15 +271,42 @@ impl Store {
 
     /// Runs `read`, the one driver of reads ([`Read`]): it awaits what each step asks (requests of
     /// the entries store, or decryption) and hands the answers to the next, until the read is
-    /// done. A read that noted extensions of idle entries has them written soon after.
+    /// done. A read that noted extensions of idle entries has them written soon after. A read
+    /// whose connection the browser closed under it (site data cleared) is read again, from its
+    /// first step, on a new one: what it asked was never answered or was aborted, and a read
+    /// changes nothing.
     pub async fn read(&self, mut read: Read) -> Result<Got> {
-        let conn = self.live().await?;
+        let mut again = REREADS;
+        loop {
+            let conn = self.live().await?;
+            let done = self.read_on(&conn, &mut read).await;
+            match &done {
+                Err(e) if again > 0 && Store::lost_under(&conn, e).await => {
+                    again -= 1;
+                    read.restart();
+                }
+                _ => return done,
+            }
+        }
+    }
+
+    /// Whether `e`, a call's error on `conn`, came of the browser closing `conn`. The browser
+    /// aborts its transactions first, then fires its `close` event: an `AbortError` is given a
+    /// moment for that event to come.
+    async fn lost_under(conn: &Conn, e: &Error) -> bool {
+        if !conn.lost() && matches!(e, Error::Storage { name, .. } if name == "AbortError") {
+            crate::timer::sleep(LOST_WAIT_MS).await;
+        }
+        conn.lost()
+    }
+
+    async fn read_on(&self, conn: &Conn, read: &mut Read) -> Result<Got> {
         let (now, sealed) = (now_ms(), self.encrypted());
         let mut answers = None;
         loop {
-            answers = Some(match read.step(&conn, answers, now, sealed)? {
+            answers = Some(match read.step(conn, answers, now, sealed)? {
                 Step::Ask(asks) => conn.answer(asks).await?,
-                Step::Open(values) => self.open_values(&conn, read.opening(), values).await?,
+                Step::Open(values) => self.open_values(conn, read.opening(), values).await?,
                 Step::Done(got) => {
                     if read.extends() {
                         self.extend_soon();

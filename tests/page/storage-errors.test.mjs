@@ -270,6 +270,54 @@ test("the browser clears the site's data: the next call opens the database again
   });
 });
 
+// Reads back to back while the site's data is cleared, so that some are in flight when it
+// happens: Chromium closes the connection under them, and some of its transactions then never
+// answer nor abort (before the fix: 7 of 15 clears ended in a read given up after timeoutMs, or
+// the reopening aborted). Each such read is read again on a new connection, and a write in flight
+// fails at once with a StorageError, never waiting out timeoutMs.
+test("the browser clears the site's data under reads and a write in flight: each read answers (read again on a new connection), the write settles at once", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ context, origin, openTab }) => {
+    const a = await openTab();
+    const cdp = await context.newCDPSession(a);
+    const CLEARS = 6;
+    for (let i = 0; i < CLEARS; i++) {
+      await value(a, `
+        store = window.store = await TtlStore.open(arg, { timeoutMs: 20000 });
+        window.reopened = [];
+        store.addEventListener("reopened", (e) => reopened.push(e.detail));
+        await store.set("k", "v");
+        window.loop = (async () => {
+          const values = [];
+          const failed = [];
+          const until = Date.now() + 10000;
+          while (reopened.length === 0 && Date.now() < until) {
+            const t = performance.now();
+            try { values.push(String(await store.get("k"))); } catch (e) { failed.push(\`\${e.name}: \${e.message} (after \${Math.round(performance.now() - t)} ms)\`); }
+            await new Promise((r) => setTimeout(r, 2));
+          }
+          return { values: [...new Set(values)], failed, reopened };
+        })();
+        window.write = (async () => {
+          const t = performance.now();
+          for (;;) {
+            try { await store.set("w", 1); } catch (e) { return { name: e.name, ms: performance.now() - t }; }
+            if (reopened.length > 0) return { name: "none", ms: performance.now() - t };
+          }
+        })();`, `clear-under-reads-${i}`);
+      await new Promise((r) => setTimeout(r, 20 + 10 * i));
+      await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "indexeddb" });
+      const seen = await value(a, "return await loop;", undefined, 15_000);
+      assert.deepEqual(seen.failed, [], `clear ${i + 1}: every read answered`);
+      assert.ok(seen.values.length > 0 && seen.values.every((v) => v === "v" || v === "undefined"), `clear ${i + 1}: "v" or undefined only: ${JSON.stringify(seen.values)}`);
+      assert.deepEqual(seen.reopened, [{ isNew: true, dataLoss: "none" }], `clear ${i + 1}: reopened once`);
+      const write = await value(a, "return await write;", undefined, 15_000);
+      assert.ok(["none", "StorageError", "StoreClosedError"].includes(write.name), `clear ${i + 1}: the write settled as ${JSON.stringify(write)}`);
+      assert.ok(write.ms < 10_000, `clear ${i + 1}: the writes settled in ${write.ms} ms, not after timeoutMs`);
+      await value(a, "store.close();");
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Two tabs, one database
 // ---------------------------------------------------------------------------------------------
