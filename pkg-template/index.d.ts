@@ -609,8 +609,9 @@ export interface TtlStoreEventMap {
  * `event.detail` of the `"reopened"` event, fired in a member whose connection the browser
  * closed (site data cleared, the backing store shut down): its next call opened the database
  * again and went on. Calls made meanwhile wait for that open; the reaper, watches and views carry
- * on. Another context deleting or upgrading the database, or `close()`, still ends the store
- * (`StoreClosedError`).
+ * on. A read in flight on the closed connection is read again on the new one; a write in flight
+ * rejects with a `StorageError`, having written nothing. Another context deleting or upgrading
+ * the database, or `close()`, still ends the store (`StoreClosedError`).
  */
 export interface ReopenedEventDetail {
   /** `true` if the database had to be created again: what the store held is gone. */
