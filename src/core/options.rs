@@ -403,7 +403,10 @@ pub fn view_query(v: &Value) -> Result<ViewQuery> {
     match (prefix, keys, ranged) {
         (Some(p), None, false) => Ok(ViewQuery::Prefix(text_option("prefix", Some(p), "a string, e.g. \"user:\"")?.unwrap_or_default().to_owned())),
         (None, Some(Value::List(ks)), false) => {
-            let keys = ks.iter().enumerate().map(|(i, k)| view_key(&format!("observe keys[{i}]"), k)).collect::<Result<Vec<_>>>()?;
+            let mut keys = Vec::with_capacity(ks.len());
+            for (i, k) in ks.iter().enumerate() {
+                keys.push(view_key(&format!("observe keys[{i}]"), k)?);
+            }
             Ok(ViewQuery::Keys(keys))
         }
         (None, Some(other), false) => Err(wrong("observe keys", other, "an array of keys")),

@@ -89,7 +89,10 @@ impl Conn {
     pub(super) async fn put_docs_in(&self, run: &Run<'_>, store: &ObjectStore<'_>, c: &str, writes: &[DocWrite]) -> Result<()> {
         let by_id = run.check(store.index(BY_ID))?;
         let order = last_wins(writes.iter().map(|w| &w.id));
-        let mut lookups = order.iter().map(|&i| run.ask(&by_id, Ask::GetKey(key2(c, &writes[i as usize].id)))).collect::<Result<Vec<_>>>()?;
+        let mut lookups = Vec::with_capacity(order.len());
+        for &i in &order {
+            lookups.push(run.ask(&by_id, Ask::GetKey(key2(c, &writes[i as usize].id)))?);
+        }
         for (&i, old_pk) in order.iter().zip(run.results(&mut lookups).await?) {
             let w = &writes[i as usize];
             if !old_pk.is_undefined() && pk_at(&old_pk, 1).as_f64() != Some(w.reference_ms) {
@@ -203,7 +206,11 @@ impl Conn {
 
     /// Every stored document of `c`, expired or not, in id order (for rekeying).
     pub async fn all_doc_values(&self, c: &str) -> Result<Array> {
-        self.doc_records(c).await?.iter().map(|r| DocRecord::read(&r).map(|r| r.v)).collect()
+        let values = Array::new();
+        for r in self.doc_records(c).await?.iter() {
+            values.push(&DocRecord::read(&r)?.v);
+        }
+        Ok(values)
     }
 
     /// Every stored record `{ c, r, i, v }` of `c`, in id order (for export).

@@ -346,11 +346,11 @@ impl Conn {
             }
         }
         // keepTtl reads the record (an idle entry keeps its window and cap); others its key.
-        let lookups = long_way.iter().map(|&i| {
+        let mut lookups = Vec::with_capacity(long_way.len());
+        for &i in &long_way {
             let w = &writes[i as usize];
-            run.ask(&by_key, if w.spec.needs_current() { Ask::Get(w.key.clone()) } else { Ask::GetKey(w.key.clone()) })
-        });
-        let mut lookups = lookups.collect::<Result<Vec<_>>>()?;
+            lookups.push(run.ask(&by_key, if w.spec.needs_current() { Ask::Get(w.key.clone()) } else { Ask::GetKey(w.key.clone()) })?);
+        }
         if !cancel {
             return Ok(());
         }
@@ -366,7 +366,10 @@ impl Conn {
         let conflicts: Vec<usize> = puts.iter_mut().filter_map(|(i, put)| put.failed_with("ConstraintError").then_some(*i)).collect();
         if !conflicts.is_empty() {
             self.learn(true);
-            let mut olds = conflicts.iter().map(|&i| run.ask(&by_key, Ask::GetKey(writes[i].key.clone()))).collect::<Result<Vec<_>>>()?;
+            let mut olds = Vec::with_capacity(conflicts.len());
+            for &i in &conflicts {
+                olds.push(run.ask(&by_key, Ask::GetKey(writes[i].key.clone()))?);
+            }
             for (&i, old_pk) in conflicts.iter().zip(run.results(&mut olds).await?) {
                 if !old_pk.is_undefined() {
                     run.delete(store, old_pk)?;
@@ -471,7 +474,10 @@ impl Conn {
         let run = self.begin(op, &[name], true, lookups.len() as u32)?;
         let store = run.store(name)?;
         let index = run.check(store.index(index))?;
-        let mut found = lookups.into_iter().map(|k| run.ask(&index, Ask::GetKey(k))).collect::<Result<Vec<_>>>()?;
+        let mut found = Vec::with_capacity(lookups.len());
+        for k in lookups {
+            found.push(run.ask(&index, Ask::GetKey(k))?);
+        }
         let mut live = 0;
         for pk in run.results(&mut found).await? {
             if pk.is_undefined() {
@@ -611,7 +617,10 @@ impl Conn {
         let run = self.begin("extending idle entries", &[ENTRIES], true, due.len() as u32)?;
         let store = run.store(ENTRIES)?;
         let by_key = run.check(store.index(BY_KEY))?;
-        let mut found = due.iter().map(|(k, _)| run.ask(&by_key, Ask::Get(k.clone()))).collect::<Result<Vec<_>>>()?;
+        let mut found = Vec::with_capacity(due.len());
+        for (k, _) in due {
+            found.push(run.ask(&by_key, Ask::Get(k.clone()))?);
+        }
         let extended = Array::new();
         for ((key, target), rec) in due.iter().zip(run.results(&mut found).await?) {
             if rec.is_undefined() {

@@ -18,7 +18,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::entries::{instant_bound, pk_at};
 use super::records::ArchiveRecord;
-use super::runner::{req, Ask, Req, Run};
+use super::runner::{req, Ask, Run};
 use super::schema::{ARCHIVE, BY_ITEM, ENTRIES};
 use super::Conn;
 use crate::core::error::{Error, Result};
@@ -293,7 +293,10 @@ impl Conn {
                 let _ = run.settle(last).await?;
             }
             let again: Vec<&ArchiveRecord> = puts.iter_mut().filter_map(|(r, p)| p.failed_with("ConstraintError").then_some(&*r)).collect();
-            let mut olds = again.iter().map(|r| run.ask(&by_item, Ask::GetKey(Array::of2(&r.c, &r.i).into()))).collect::<Result<Vec<_>>>()?;
+            let mut olds = Vec::with_capacity(again.len());
+            for r in &again {
+                olds.push(run.ask(&by_item, Ask::GetKey(Array::of2(&r.c, &r.i).into()))?);
+            }
             for (rec, old) in again.iter().zip(run.results(&mut olds).await?) {
                 if !old.is_undefined() {
                     run.delete(&archive, old)?;
@@ -333,11 +336,14 @@ impl Conn {
             }
         }
         let run = self.begin("counting expired records", &names, false, 0)?;
-        let stores = names.iter().map(|n| run.store(n)).collect::<Result<Vec<_>>>()?;
-        let mut counts = expired
-            .iter()
-            .map(|e| run.ask(&stores[names.iter().position(|n| *n == e.store).unwrap_or(0)], Ask::Count(Some(e.range_js()))))
-            .collect::<Result<Vec<Req<'_>>>>()?;
+        let mut stores = Vec::with_capacity(names.len());
+        for n in &names {
+            stores.push(run.store(n)?);
+        }
+        let mut counts = Vec::with_capacity(expired.len());
+        for e in expired {
+            counts.push(run.ask(&stores[names.iter().position(|n| *n == e.store).unwrap_or(0)], Ask::Count(Some(e.range_js())))?);
+        }
         let n = run.results(&mut counts).await?.iter().map(|n| n.as_f64().unwrap_or(0.0) as u32).sum();
         run.done().await?;
         Ok(n)
@@ -364,7 +370,11 @@ impl Conn {
     /// Archived values of archive `c` after `cutoff`, soonest deleted first.
     pub async fn archive_values(&self, c: &JsValue, cutoff: f64) -> Result<Array> {
         let all: Array = self.ask("reading the archive", ARCHIVE, None, Ask::All(Some(Self::archive_range(c, cutoff)), None)).await?.unchecked_into();
-        all.iter().map(|r| ArchiveRecord::read(&r).map(|r| r.v)).collect()
+        let values = Array::new();
+        for r in all.iter() {
+            values.push(&ArchiveRecord::read(&r)?.v);
+        }
+        Ok(values)
     }
 
     /// How many records archive `c` holds after `cutoff`.

@@ -254,7 +254,11 @@ impl<'c> Run<'c> {
 
     /// [`Run::answers`] where every request must succeed: their results.
     pub async fn results(&self, reqs: &mut [Req<'_>]) -> Result<Vec<JsValue>> {
-        self.answers(reqs).await?.into_iter().map(|a| a.map_err(|e| self.error(e))).collect()
+        let mut results = Vec::with_capacity(reqs.len());
+        for a in self.answers(reqs).await? {
+            results.push(a.map_err(|e| self.error(e))?);
+        }
+        Ok(results)
     }
 
     /// Asks the transaction to commit once the requests made so far have answered, without

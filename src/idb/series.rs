@@ -73,14 +73,12 @@ impl Conn {
         let groups = group(&pairs, granularity);
         let by_bucket = run.check(store.index(BY_BUCKET))?;
         // The last bucket of every (meta, span), found all at once: `[bucket, primary key]`.
-        let mut lookups = groups
-            .iter()
-            .map(|g| {
-                let lower = arr(&[s.into(), g.meta_key.as_str().into(), g.start_ms.into()]);
-                let upper = arr(&[s.into(), g.meta_key.as_str().into(), g.start_ms.into(), Array::new().into()]);
-                run.last(&by_bucket, req::range(lower, false, upper, false))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let mut lookups = Vec::with_capacity(groups.len());
+        for g in &groups {
+            let lower = arr(&[s.into(), g.meta_key.as_str().into(), g.start_ms.into()]);
+            let upper = arr(&[s.into(), g.meta_key.as_str().into(), g.start_ms.into(), Array::new().into()]);
+            lookups.push(run.last(&by_bucket, req::range(lower, false, upper, false))?);
+        }
         let mut found = Vec::with_capacity(lookups.len());
         for last in run.results(&mut lookups).await? {
             found.push(if last.is_undefined() {
@@ -136,7 +134,11 @@ impl Conn {
     /// Every bucket of `s` in `range` (of `by_bucket` with `index`, else of the store).
     async fn buckets(&self, op: &'static str, range: KeyRange<JsValue>, index: bool) -> Result<Vec<BucketRecord>> {
         let all: Array = self.ask(op, BUCKETS, index.then_some(BY_BUCKET), Ask::All(Some(range), None)).await?.unchecked_into();
-        all.iter().map(from_js).collect()
+        let mut buckets = Vec::with_capacity(all.length() as usize);
+        for b in all.iter() {
+            buckets.push(from_js(b)?);
+        }
+        Ok(buckets)
     }
 
     /// Live events (time after `cutoff`) with time in `[from_ms, to_ms]`, oldest first; only the

@@ -85,12 +85,13 @@ fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
         let (key_path, ttl) = collection_options(&options).map_err(|e| prefix(e, &format!("{at}: ")))?;
         let key_path = key_path.unwrap_or_else(|| "id".into());
         let docs = convert::docs(&format!("{at}.documents"), &list(&c, "documents"), &key_path, ttl.as_ref().map(|t| t.field.as_str()))?;
-        let docs = docs
-            .into_iter()
-            .zip(list(&c, "expiries").iter())
-            .enumerate()
-            .map(|(j, (doc, e))| Ok((doc, item_expiry_ms(&format!("{at}.documents[{j}].expiresAt"), &convert::read(&e))?)))
-            .collect::<Result<Vec<_>>>()?;
+        let expiries = list(&c, "expiries");
+        let mut timed = Vec::with_capacity(docs.len());
+        for (j, doc) in (0..).zip(docs) {
+            let e = item_expiry_ms(&format!("{at}.documents[{j}].expiresAt"), &convert::read(&expiries.get(j)))?;
+            timed.push((doc, e));
+        }
+        let docs = timed;
         input.collections.push((name, key_path, ttl, docs));
     }
     #[cfg(feature = "full")]
@@ -126,7 +127,7 @@ impl TtlStore {
         let (store, pages, stopped) = (self.store.clone(), state.clone(), cancelled.clone());
         let next = Closure::<dyn FnMut() -> Promise>::new(move || {
             let (store, state, cancelled) = (store.clone(), pages.clone(), stopped.clone());
-            wasm_bindgen_futures::future_to_promise(async move {
+            super::promise(Box::pin(async move {
                 // Ended (read through, failed or cancelled): nothing more.
                 let Some((cur, long)) = state.take() else { return Ok(JsValue::NULL) };
                 let page = crate::long::scope(long.clone(), async {
@@ -147,7 +148,7 @@ impl TtlStore {
                     Ok((_, None)) => Ok(JsValue::NULL),
                     Err(e) => Err(long.and_then(|l| l.stopped()).unwrap_or_else(|| e.into_js())),
                 }
-            })
+            }))
         });
         let stop = Closure::<dyn FnMut()>::new(move || {
             cancelled.set(true);

@@ -274,19 +274,17 @@ pub fn set_many_entries(v: &JsValue) -> Result<Vec<Write>> {
         let e = Error::wrong_type("entry", &field(&read, "shown").as_string().unwrap_or_default(), "[key, value] or [key, value, options]");
         return Err(prefix(e, &format!("setMany entry {}: ", bad as u32)));
     }
-    let (keys, values) = (list(&read, "keys"), list(&read, "values"));
-    list(&read, "options")
-        .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            let at = |e: Error| prefix(e, &format!("setMany entry {i}: "));
-            Ok(Write {
-                key: key(&keys.get(i as u32)).map_err(at)?,
-                value: values.get(i as u32),
-                spec: options::set_options("options", &self::read(&o)).map_err(at)?,
-            })
-        })
-        .collect()
+    let (keys, values, options) = (list(&read, "keys"), list(&read, "values"), list(&read, "options"));
+    let mut writes = Vec::with_capacity(options.length() as usize);
+    for i in 0..options.length() {
+        let at = |e: Error| prefix(e, &format!("setMany entry {i}: "));
+        writes.push(Write {
+            key: key(&keys.get(i)).map_err(at)?,
+            value: values.get(i),
+            spec: options::set_options("options", &self::read(&options.get(i))).map_err(at)?,
+        });
+    }
+    Ok(writes)
 }
 
 /// Documents for `put` (`what` = `"document"`) or `putMany` (`"putMany document"`): objects
@@ -301,13 +299,12 @@ pub fn docs(what: &str, docs: &Array, key_path: &str, reference_field: Option<&s
         return Err(Error::wrong_type(&label(bad as usize), &shown, &format!("an object with an id at {}", quote(key_path))));
     }
     let (ids, fields) = (list(&read, "ids"), list(&read, "fields"));
-    (0..docs.length())
-        .map(|i| {
-            let id = key(&ids.get(i))
-                .map_err(|e| prefix(e, &format!("{} id at keyPath {}: ", label(i as usize), quote(key_path))))?;
-            Ok(DocIn { id, field: self::read(&fields.get(i)), doc: docs.get(i) })
-        })
-        .collect()
+    let mut out = Vec::with_capacity(docs.length() as usize);
+    for i in 0..docs.length() {
+        let id = key(&ids.get(i)).map_err(|e| prefix(e, &format!("{} id at keyPath {}: ", label(i as usize), quote(key_path))))?;
+        out.push(DocIn { id, field: self::read(&fields.get(i)), doc: docs.get(i) });
+    }
+    Ok(out)
 }
 
 /// The documents of `putMany`: an array, each document checked.
@@ -328,24 +325,23 @@ pub fn events_in(what: &str, events: &Array, options: &SeriesOptions) -> Result<
     let values = field(&read, "values").unchecked_into::<Float64Array>().to_vec();
     let raw = list(&read, "raw");
     let field = quote(&options.time_field);
-    let times_ms = (0..kinds.len())
-        .map(|i| {
-            let name = format!("{what} {i}: {field}");
-            let text = raw.get(i as u32).as_string();
-            let input = match (kinds[i], &text) {
-                (0, _) => ExpiresAtInput::Seconds(values[i]),
-                (1, _) => ExpiresAtInput::DateMs(values[i]),
-                (2, Some(s)) => ExpiresAtInput::Text(s),
-                (_, shown) => {
-                    return Err(Error::InvalidType(format!(
-                        "{name} is {}; every event needs its time there: Unix seconds, an ISO-8601 string or a Date",
-                        shown.as_deref().unwrap_or("undefined")
-                    )))
-                }
-            };
-            parse_expires_at(input).map_err(|e| rename(e, &name))
-        })
-        .collect::<Result<Vec<f64>>>()?;
+    let mut times_ms = Vec::with_capacity(kinds.len());
+    for (i, &kind) in kinds.iter().enumerate() {
+        let name = format!("{what} {i}: {field}");
+        let text = raw.get(i as u32).as_string();
+        let input = match (kind, &text) {
+            (0, _) => ExpiresAtInput::Seconds(values[i]),
+            (1, _) => ExpiresAtInput::DateMs(values[i]),
+            (2, Some(s)) => ExpiresAtInput::Text(s),
+            (_, shown) => {
+                return Err(Error::InvalidType(format!(
+                    "{name} is {}; every event needs its time there: Unix seconds, an ISO-8601 string or a Date",
+                    shown.as_deref().unwrap_or("undefined")
+                )))
+            }
+        };
+        times_ms.push(parse_expires_at(input).map_err(|e| rename(e, &name))?);
+    }
     let meta_keys = list(&read, "metaKeys").iter().map(|k| k.as_string().unwrap_or_default()).collect();
     Ok(EventsIn { events: events.clone(), times_ms, meta_keys, metas: list(&read, "metas") })
 }

@@ -57,7 +57,7 @@ pub(crate) type Work = Pin<Box<dyn Future<Output = Result<JsValue>>>>;
 /// [`scope`](crate::long::scope), and a call it stopped rejects with the signal's reason (or
 /// what `onProgress` threw).
 fn drive(long: Option<(&'static str, JsValue)>, thrown: Option<Thrown>, work: Work) -> Promise {
-    future_to_promise(async move {
+    promise(Box::pin(async move {
         if let Some(thrown) = thrown {
             return work.await.map_err(|e| thrown.take().unwrap_or_else(|| e.into_js()));
         }
@@ -72,7 +72,13 @@ fn drive(long: Option<(&'static str, JsValue)>, thrown: Option<Thrown>, work: Wo
             Err(e) => Err(long.and_then(|l| l.stopped()).unwrap_or_else(|| e.into_js())),
             Ok(v) => Ok(v),
         }
-    })
+    }))
+}
+
+/// A Promise of `fut`: the one `future_to_promise` of the crate (each future type given to it is
+/// a copy of its code).
+pub(crate) fn promise(fut: Pin<Box<dyn Future<Output = std::result::Result<JsValue, JsValue>>>>) -> Promise {
+    future_to_promise(fut)
 }
 
 /// `work` run by [`drive`].
