@@ -13,7 +13,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use indexed_db_futures::future::BasicRequest;
+use indexed_db_futures::future::{BasicRequest, VoidRequest};
 use indexed_db_futures::internals::{QuerySourceInternal, SystemRepr};
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::prelude::*;
@@ -205,8 +205,7 @@ impl<'c> Run<'c> {
     /// Puts a typed record into `store` (in-line key); what the put threw (a value that cannot be
     /// cloned) comes back as it is, for the caller to name the value.
     pub fn put<T: serde::Serialize>(&self, store: &ObjectStore<'_>, record: &T) -> std::result::Result<Req<'static>, JsValue> {
-        let put = store.put(record).serde().map_err(idb_to_js)?;
-        Ok(Req::new(put.as_sys().clone(), async move { put.await.map(|()| JsValue::UNDEFINED) }))
+        Ok(Req::void(store.put(record).serde().map_err(idb_to_js)?))
     }
 
     /// Puts a JS value into `store` under `key` (out-of-line key).
@@ -217,14 +216,17 @@ impl<'c> Run<'c> {
 
     /// Deletes the record with `key`, or every record in a range.
     pub fn delete(&self, store: &ObjectStore<'_>, key: impl Into<KeyRange<JsValue>>) -> Result<Req<'static>> {
-        let delete = self.check(store.delete::<JsValue, _>(key).primitive())?;
-        Ok(Req::new(delete.as_sys().clone(), async move { delete.await.map(|()| JsValue::UNDEFINED) }))
+        self.delete_in(store, key.into())
+    }
+
+    /// [`Run::delete`] with its key made a range: one copy of the code for keys and ranges.
+    fn delete_in(&self, store: &ObjectStore<'_>, range: KeyRange<JsValue>) -> Result<Req<'static>> {
+        Ok(Req::void(self.check(store.delete::<JsValue, _>(range).primitive())?))
     }
 
     /// Deletes every record of `store`.
     pub fn clear(&self, store: &ObjectStore<'_>) -> Result<Req<'static>> {
-        let clear = self.check(store.clear())?;
-        Ok(Req::new(clear.as_sys().clone(), async move { clear.await.map(|()| JsValue::UNDEFINED) }))
+        Ok(Req::void(self.check(store.clear())?))
     }
 
     /// Waits for `req` (and so for every request of the transaction made before it: IndexedDB
@@ -431,6 +433,13 @@ pub(super) struct Req<'t> {
 impl std::fmt::Debug for Req<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Req")
+    }
+}
+
+impl Req<'static> {
+    /// A request that answers nothing (a put, a delete, a clear): one copy of its future for all.
+    fn void(r: VoidRequest) -> Self {
+        Req::new(r.as_sys().clone(), async move { r.await.map(|()| JsValue::UNDEFINED) })
     }
 }
 
