@@ -59,7 +59,7 @@ const CHUNK: usize = 1000;
 /// chunk) and stops if the call was stopped. A failed put is an answer here: the caller resolves
 /// its conflict.
 async fn end_of_chunk(run: &Run<'_>, put: &mut Req<'_>, n: usize) -> Result<()> {
-    if n % CHUNK == 0 {
+    if n.is_multiple_of(CHUNK) {
         let _ = run.settle(put).await?;
         crate::long::check()?;
     }
@@ -274,6 +274,9 @@ impl Conn {
     /// make), that error is cancelled and the put done again after a lookup in this
     /// transaction; otherwise nothing is awaited before the commit, so the error aborts the
     /// transaction and [`Conn::write`] writes the batch again the long way.
+    // Eight arguments: the transaction and its store, the batch and its defaults, and the two
+    // answers only the caller has (whether to put at once, whether it makes more requests).
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn write_in(
         &self,
         run: &Run<'_>,

@@ -121,7 +121,9 @@ impl TtlStore {
     #[wasm_bindgen(js_name = exportStream)]
     pub fn export_stream(&self, options: JsValue) -> std::result::Result<JsValue, JsValue> {
         let long = convert::long_options("exportStream options", &options).map_err(Error::into_js)?;
-        let state: Rc<RefCell<Option<(Option<ExportCursor>, Option<Rc<Long>>)>>> = Rc::new(RefCell::new(Some((None, long))));
+        // The cursor (none before the first page) and the call's tracker, until the stream ends.
+        type Pages = Rc<RefCell<Option<(Option<ExportCursor>, Option<Rc<Long>>)>>>;
+        let state: Pages = Rc::new(RefCell::new(Some((None, long))));
         // Cancelled: a page read meanwhile is not kept, nor its tracker (and its ticker).
         let cancelled = Rc::new(std::cell::Cell::new(false));
         let (store, pages, stopped) = (self.store.clone(), state.clone(), cancelled.clone());

@@ -47,6 +47,9 @@ pub struct SnapshotData {
     pub series: Array,
 }
 
+/// A collection of a snapshot: `(name, keyPath, TTL index, [(document, expiry)])`.
+pub type ImportCollection = (String, String, Option<TtlIndex>, Vec<(DocIn, Option<f64>)>);
+
 /// A snapshot checked by the edge: keys, names, options and times validated, expiries parsed
 /// (Unix ms, `None` = never).
 #[derive(Debug, Default)]
@@ -54,7 +57,7 @@ pub struct ImportInput {
     /// `(key, value, expiry, an idle entry's window and cap)`.
     pub entries: Vec<(JsValue, JsValue, Option<f64>, Option<Idle>)>,
     /// `(name, keyPath, TTL index, [(document, expiry)])`.
-    pub collections: Vec<(String, String, Option<TtlIndex>, Vec<(DocIn, Option<f64>)>)>,
+    pub collections: Vec<ImportCollection>,
     /// `(name, options, events)`.
     pub series: Vec<(String, SeriesOptions, EventsIn)>,
 }
