@@ -6,7 +6,9 @@
 //! `TimeoutError`, instead of leaving the store hanging forever. A transaction that has answered
 //! once is running: busy, not stuck, and never aborted for being slow (a 1 000 000-entry
 //! `setMany` commits for minutes). So every write's first request is a probe, whose answer says
-//! the browser runs it; the write is asked to commit only then (`Run::done`).
+//! the browser runs it; the write is asked to commit only then (`Run::done`). One that has not
+//! answered when the browser closes the connection is given up at once (it looks every
+//! [`LOST_LOOK_MS`]): the store reads again on a new connection, a write rejects.
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;

@@ -300,6 +300,7 @@ impl Store {
         conn.lost()
     }
 
+    /// One try of [`Store::read`], on `conn`.
     async fn read_on(&self, conn: &Conn, read: &mut Read) -> Result<Got> {
         let (now, sealed) = (now_ms(), self.encrypted());
         let mut answers = None;
