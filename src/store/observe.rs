@@ -112,7 +112,11 @@ impl Store {
     /// them, so it must read every kind of query (`view_read` in the JS layer does).
     pub fn observe(&self, query: &JsValue, listener: &Function, read: fn(Store, JsValue, JsValue) -> JsValue) -> Result<Function> {
         self.usable()?;
-        if self.0.observing.borrow().is_none() {
+        // The views made at the first observe, held without a borrow while they are called.
+        let made = self.0.observing.borrow().as_ref().map(|o| o.views.clone());
+        let views = if let Some(views) = made {
+            views
+        } else {
             let weak: Weak<Inner> = Rc::downgrade(&self.0);
             let ring = weak.clone();
             let read = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(move |query: JsValue, keys: JsValue| match weak.upgrade() {
@@ -129,10 +133,10 @@ impl Store {
             let set_timer = Closure::<dyn Fn(Option<f64>)>::new(move |at_ms: Option<f64>| timer.set(at_ms));
             let now = Closure::<dyn Fn() -> f64>::new(now_ms);
             let views = new_views(&read, &self.0.events, &set_timer, &now);
-            self.0.observing.replace(Some(Observing { views, _read: read, _set_timer: set_timer, _now: now }));
-        }
-        let observing = self.0.observing.borrow();
-        Ok(observing.as_ref().expect("made above").views.observe(query, listener))
+            self.0.observing.replace(Some(Observing { views: views.clone(), _read: read, _set_timer: set_timer, _now: now }));
+            views
+        };
+        Ok(views.observe(query, listener))
     }
 
     /// The read of the live entries `query` shows (of `keys` only, when given), in key order,

@@ -55,7 +55,11 @@ impl Store {
     /// answers them (the JS layer's driver runs them, as it runs every method).
     pub fn watch(&self, key: &JsValue, listener: &Function, read: fn(Store, JsValue) -> JsValue) -> Result<Function> {
         self.usable()?;
-        if self.0.watching.borrow().is_none() {
+        // The watches made at the first watch, held without a borrow while they are called.
+        let made = self.0.watching.borrow().as_ref().map(|w| w.watches.clone());
+        let watches = if let Some(watches) = made {
+            watches
+        } else {
             let weak: Weak<Inner> = Rc::downgrade(&self.0);
             let ring = weak.clone();
             let read = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |key: JsValue| match weak.upgrade() {
@@ -74,10 +78,10 @@ impl Store {
             });
             let set_timer = Closure::<dyn Fn(Option<f64>)>::new(move |at_ms: Option<f64>| timer.set(at_ms));
             let watches = new_watches(&read, &self.0.events, &set_timer);
-            self.0.watching.replace(Some(Watching { watches, _read: read, _set_timer: set_timer }));
-        }
-        let watching = self.0.watching.borrow();
-        Ok(watching.as_ref().expect("made above").watches.watch(key, listener))
+            self.0.watching.replace(Some(Watching { watches: watches.clone(), _read: read, _set_timer: set_timer }));
+            watches
+        };
+        Ok(watches.watch(key, listener))
     }
 
     /// How many keys are watched, and when the watch timer rings (Unix ms).
