@@ -372,8 +372,8 @@ const LOST: &str = "the browser closed the connection (site data cleared, or its
 
 /// How often a transaction that has not answered looks whether the browser closed its
 /// connection, ms. Chromium clearing the site's data can close it under a transaction that then
-/// never answers nor aborts (seen on Chromium 156, in 5 of 15 clears during reads); without a
-/// look, the call waited out `timeoutMs`.
+/// never answers nor aborts; the look gives such a transaction up then, not after `timeoutMs`
+/// (docs/errors.md).
 const LOST_LOOK_MS: u32 = 250;
 
 impl Future for Watch<'_, '_, '_> {
