@@ -57,7 +57,10 @@ const appDir = (label) => join(work, label.replaceAll(" ", "-"));
  * 16.7 ms) and does not depend on how fast a loaded one draws. The second bar counts from the
  * moment the browser itself could have shown the write (recordPlatform): in a CI run tab A drew
  * 12 frames while a write took 195 ms to show, so what held it up was outside tab A's page (the
- * browser process carries both the channel's messages and IndexedDB's requests).
+ * browser process carries both the channel's messages and IndexedDB's requests). Likewise the end
+ * at expiry counts from the later of the expiry and a plain timer due then running in tab A
+ * (recordPlainTimer): in a fresh-clone run of the test command (2026-11-29) Firefox ended the offer
+ * 124 ms after its expiry while tab A drew 8 frames, where every other run of the log took 1-3 ms.
  */
 const FRAMES_SHOWN = 1;
 const FRAMES_MAX = 6;
@@ -175,6 +178,16 @@ const recordPlatform = () => new Promise((ok, ko) => {
   };
 });
 const platformLog = () => window.platformLog;
+/**
+ * Arms a plain timer in the tab for `expiresAt` (Unix s) and records when it runs
+ * (window.plainTimerAt, Unix ms): when the browser itself runs a timer due then. A browser that
+ * runs the page's timers late (a loaded machine) runs idb-ttl's late too.
+ */
+const recordPlainTimer = (expiresAt) => {
+  window.plainTimerAt = null;
+  setTimeout(() => { window.plainTimerAt = Date.now(); }, Math.max(0, expiresAt * 1000 - Date.now()));
+};
+const plainTimerAt = () => window.plainTimerAt;
 /** Records when the tab begins each frame (Unix ms), from the first call on. */
 const recordFrames = () => {
   if (window.frameLog) return;
@@ -308,7 +321,9 @@ async function checkShowsAndExpires(a, b, where) {
     await new Promise((r) => setTimeout(r, 100));
   }
   const [, expiresAt] = await b.eval(writeOffer, { title: "From the other tab, briefly", ttl: 1.5 });
+  await a.eval(recordPlainTimer, expiresAt);
   const log = await poll(() => a.eval(offerLog), (l) => l.some((e) => /ended/.test(e.text)), EVENT_TIMEOUT_MS, `${where}: the offer ends in tab A`);
+  const plainAt = await poll(() => a.eval(plainTimerAt), (t) => t !== null, EVENT_TIMEOUT_MS, `${where}: the plain timer ran in tab A`);
   const delays = commits.map((at, i) => {
     const shown = log.find((e) => e.text.includes(`#${i + 1} `));
     assert.ok(shown, `${where}: tab A showed write ${i + 1}: ${JSON.stringify(log)}`);
@@ -321,6 +336,10 @@ async function checkShowsAndExpires(a, b, where) {
   const shownF = commits.map((at, i) => framesBetween(frames, at, at + delays[i]));
   const medianF = [...shownF].sort((x, y) => x - y)[Math.floor(WRITES / 2)];
   const endedF = framesBetween(frames, expiresAt * 1000, ended.at);
+  // idb-ttl's own part of the end: the frames tab A began between the later of the expiry and a
+  // plain timer due then running, and the offer ending.
+  const plainLate = plainAt - expiresAt * 1000;
+  const oursEndedF = framesBetween(frames, Math.max(expiresAt * 1000, plainAt), ended.at);
   // The platform's own part of each delay (the channel's hop and a read in tab A, recordPlatform),
   // and the frames tab A began between the later of the commit and that read's answer and the
   // write showing: idb-ttl's own part.
@@ -328,11 +347,11 @@ async function checkShowsAndExpires(a, b, where) {
   assert.ok(platform.length >= WRITES && platform.slice(0, WRITES).every((t) => t !== null), `${where}: the plain channel and read in tab A saw each write: ${JSON.stringify(platform)}`);
   const platformMs = commits.map((at, i) => Math.max(0, platform[i] - at));
   const oursF = commits.map((at, i) => framesBetween(frames, Math.max(at, platform[i]), at + delays[i]));
-  console.log(`# ${where}: shown ${delays.join(", ")} ms after each write committed in the other tab (median ${median}; frames begun meanwhile ${shownF.join(", ")}; the browser's own channel hop and read took ${platformMs.join(", ")} ms, after which ${oursF.join(", ")} frames began); ended ${late.ended} ms after its expiry (${endedF} frames)`);
+  console.log(`# ${where}: shown ${delays.join(", ")} ms after each write committed in the other tab (median ${median}; frames begun meanwhile ${shownF.join(", ")}; the browser's own channel hop and read took ${platformMs.join(", ")} ms, after which ${oursF.join(", ")} frames began); ended ${late.ended} ms after its expiry (${endedF} frames; a plain timer due then ran ${plainLate} ms after it, after which ${oursEndedF} frames began)`);
   assert.ok(medianF <= FRAMES_SHOWN, `${where}: shown by the first frame after the write (median ${medianF} frames begun between commit and showing, of ${shownF}; ${delays} ms)`);
   assert.ok(oursF.every((f) => f <= FRAMES_MAX), `${where}: every write shown within ${FRAMES_MAX} frames of the browser bringing it (${oursF} frames after the plain channel and read, which took ${platformMs} ms; ${shownF} frames, ${delays} ms after the commit)`);
   assert.ok(late.ended >= 0, `${where}: ended at its expiry, not before (${late.ended} ms after)`);
-  assert.ok(endedF <= FRAMES_MAX, `${where}: ended within ${FRAMES_MAX} frames of its expiry (${endedF} frames, ${late.ended} ms)`);
+  assert.ok(oursEndedF <= FRAMES_MAX, `${where}: ended within ${FRAMES_MAX} frames of its expiry, or of a plain timer due then running (${oursEndedF} frames after that, ${endedF} frames and ${late.ended} ms after the expiry, the plain timer ${plainLate} ms after it)`);
   assert.deepEqual(await a.eval(storeCalls), [], `${where}: no store call in tab A while it waited (no polling)`);
   assert.equal(await a.eval(storedRecords, "offer"), 1, `${where}: the expired record is still stored: no reaper told it`);
   await poll(() => b.eval(text, "offer"), (t) => /ended/.test(t), EVENT_TIMEOUT_MS, `${where}: the offer ends in tab B too`);
