@@ -270,21 +270,45 @@ test("the browser clears the site's data: the next call opens the database again
   });
 });
 
+/**
+ * `count` clears of the site's IndexedDB data (DevTools' `Storage.clearDataForOrigin`) in one
+ * Chromium tab, each under calls in flight: the page opens a store on database `${name}-${i}`
+ * (`timeoutMs`) that records its "reopened" events in `reopened`, then runs `work` (a snippet
+ * with `store` and `reopened` in scope, starting the calls); after `pauseMs(i)` the data is
+ * cleared, and `check(tab, i)` asserts what the page saw and returns it with its `reopened`,
+ * which must be one reopen that created the database again. Then the store is closed.
+ */
+async function clearsUnder({ count, name, timeoutMs, work, pauseMs }, check) {
+  await withBrowser(async ({ context, origin, openTab }) => {
+    const a = await openTab();
+    const cdp = await context.newCDPSession(a);
+    for (let i = 0; i < count; i++) {
+      await value(a, `
+        store = window.store = await TtlStore.open(arg, { timeoutMs: ${timeoutMs} });
+        window.reopened = [];
+        store.addEventListener("reopened", (e) => reopened.push(e.detail));
+        ${work}`, `${name}-${i}`);
+      await new Promise((r) => setTimeout(r, pauseMs(i)));
+      await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "indexeddb" });
+      const seen = await check(a, i);
+      assert.deepEqual(seen.reopened, [{ isNew: true, dataLoss: "none" }], `clear ${i + 1}: reopened once`);
+      await value(a, "store.close();");
+    }
+  });
+}
+
 // Reads back to back while the site's data is cleared, so that some are in flight when it
 // happens: Chromium closes the connection under them, and some of its transactions then never
 // answer nor abort (before the fix: 7 of 15 clears ended in a read given up after timeoutMs, or
 // the reopening aborted). Each such read is read again on a new connection, and a write in flight
 // fails at once with a StorageError, never waiting out timeoutMs.
 test("the browser clears the site's data under reads and a write in flight: each read answers (read again on a new connection), the write settles at once", { timeout: TEST_TIMEOUT_MS }, async () => {
-  await withBrowser(async ({ context, origin, openTab }) => {
-    const a = await openTab();
-    const cdp = await context.newCDPSession(a);
-    const CLEARS = 6;
-    for (let i = 0; i < CLEARS; i++) {
-      await value(a, `
-        store = window.store = await TtlStore.open(arg, { timeoutMs: 20000 });
-        window.reopened = [];
-        store.addEventListener("reopened", (e) => reopened.push(e.detail));
+  await clearsUnder({
+    count: 6,
+    name: "clear-under-reads",
+    timeoutMs: 20000,
+    pauseMs: (i) => 20 + 10 * i,
+    work: `
         await store.set("k", "v");
         window.loop = (async () => {
           const values = [];
@@ -303,36 +327,29 @@ test("the browser clears the site's data under reads and a write in flight: each
             try { await store.set("w", 1); } catch (e) { return { name: e.name, ms: performance.now() - t }; }
             if (reopened.length > 0) return { name: "none", ms: performance.now() - t };
           }
-        })();`, `clear-under-reads-${i}`);
-      await new Promise((r) => setTimeout(r, 20 + 10 * i));
-      await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "indexeddb" });
-      const seen = await value(a, "return await loop;", undefined, 15_000);
-      assert.deepEqual(seen.failed, [], `clear ${i + 1}: every read answered`);
-      assert.ok(seen.values.length > 0 && seen.values.every((v) => v === "v" || v === "undefined"), `clear ${i + 1}: "v" or undefined only: ${JSON.stringify(seen.values)}`);
-      assert.deepEqual(seen.reopened, [{ isNew: true, dataLoss: "none" }], `clear ${i + 1}: reopened once`);
-      const write = await value(a, "return await write;", undefined, 15_000);
-      assert.ok(["none", "StorageError", "StoreClosedError"].includes(write.name), `clear ${i + 1}: the write settled as ${JSON.stringify(write)}`);
-      assert.ok(write.ms < 10_000, `clear ${i + 1}: the writes settled in ${write.ms} ms, not after timeoutMs`);
-      await value(a, "store.close();");
-    }
+        })();`,
+  }, async (a, i) => {
+    const seen = await value(a, "return await loop;", undefined, 15_000);
+    assert.deepEqual(seen.failed, [], `clear ${i + 1}: every read answered`);
+    assert.ok(seen.values.length > 0 && seen.values.every((v) => v === "v" || v === "undefined"), `clear ${i + 1}: "v" or undefined only: ${JSON.stringify(seen.values)}`);
+    const write = await value(a, "return await write;", undefined, 15_000);
+    assert.ok(["none", "StorageError", "StoreClosedError"].includes(write.name), `clear ${i + 1}: the write settled as ${JSON.stringify(write)}`);
+    assert.ok(write.ms < 10_000, `clear ${i + 1}: the writes settled in ${write.ms} ms, not after timeoutMs`);
+    return seen;
   });
 });
 
 // Writes of several requests each, in flight when the site's data is cleared: a transaction that
 // has answered once (incr's and update's read, setMany's first puts, deleteMany's lookups) and
 // then loses its connection. None is watched by a deadline once it answered, so each must end on
-// its own: done, or a typed error; none may hang (15 clears of this loop by hand, 2026-11-29:
-// 0 hung, the slowest call 981 ms).
+// its own: done, or a typed error; none may hang.
 test("the browser clears the site's data under writes of several requests: each settles, done or a typed error", { timeout: TEST_TIMEOUT_MS }, async () => {
-  await withBrowser(async ({ context, origin, openTab }) => {
-    const a = await openTab();
-    const cdp = await context.newCDPSession(a);
-    const CLEARS = 4;
-    for (let i = 0; i < CLEARS; i++) {
-      await value(a, `
-        store = window.store = await TtlStore.open(arg, { timeoutMs: 60000 });
-        window.reopened = [];
-        store.addEventListener("reopened", (e) => reopened.push(e.detail));
+  await clearsUnder({
+    count: 4,
+    name: "clear-under-writes",
+    timeoutMs: 60000,
+    pauseMs: (i) => 100 + 100 * i,
+    work: `
         await store.set("n", 0);
         window.pending = new Set();
         const settle = (what, call) => {
@@ -355,18 +372,14 @@ test("the browser clears the site's data under writes of several requests: each 
             ]));
           }
           return { ends, reopened };
-        })();`, `clear-under-writes-${i}`);
-      await new Promise((r) => setTimeout(r, 100 + 100 * i));
-      await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "indexeddb" });
-      const seen = await value(a, `return await Promise.race([loop, new Promise((r) => setTimeout(() => r({ hung: [...pending] }), 20000))]);`, undefined, 30_000);
-      assert.equal(seen.hung, undefined, `clear ${i + 1}: calls never settled: ${JSON.stringify(seen.hung)}`);
-      const { ends } = seen;
-      assert.ok(ends.length > 0, `clear ${i + 1}: some writes were made`);
-      const odd = ends.filter((e) => !["done", "StorageError", "StoreClosedError"].includes(e.end) || e.ms >= 10_000);
-      assert.deepEqual(odd, [], `clear ${i + 1}: every write done or refused with a typed error, well inside timeoutMs`);
-      assert.deepEqual(seen.reopened, [{ isNew: true, dataLoss: "none" }], `clear ${i + 1}: reopened once`);
-      await value(a, "store.close();");
-    }
+        })();`,
+  }, async (a, i) => {
+    const seen = await value(a, `return await Promise.race([loop, new Promise((r) => setTimeout(() => r({ hung: [...pending] }), 20000))]);`, undefined, 30_000);
+    assert.equal(seen.hung, undefined, `clear ${i + 1}: calls never settled: ${JSON.stringify(seen.hung)}`);
+    assert.ok(seen.ends.length > 0, `clear ${i + 1}: some writes were made`);
+    const odd = seen.ends.filter((e) => !["done", "StorageError", "StoreClosedError"].includes(e.end) || e.ms >= 10_000);
+    assert.deepEqual(odd, [], `clear ${i + 1}: every write done or refused with a typed error, well inside timeoutMs`);
+    return seen;
   });
 });
 
