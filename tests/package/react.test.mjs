@@ -59,8 +59,8 @@ const appDir = (label) => join(work, label.replaceAll(" ", "-"));
  * 12 frames while a write took 195 ms to show, so what held it up was outside tab A's page (the
  * browser process carries both the channel's messages and IndexedDB's requests). Likewise the end
  * at expiry (the offer's, and each item's leaving the view) counts from the later of the expiry
- * and a plain timer due then running in tab A (recordPlainTimers): in a fresh-clone run of the test command (2026-11-29) Firefox ended the offer
- * 124 ms after its expiry while tab A drew 8 frames, where every other run of the log took 1-3 ms.
+ * and a plain timer due then running in tab A (recordPlainTimers): a browser that runs the page's
+ * timers late delays idb-ttl's as much, and only what comes after is idb-ttl's.
  */
 const FRAMES_SHOWN = 1;
 const FRAMES_MAX = 6;
