@@ -19,12 +19,11 @@ impl Store {
     /// Writes all of `writes` in one transaction, or none of them.
     /// Under `evictOnQuota`, a write the browser refuses for space is retried after rounds of
     /// eviction (see [`Store::evict_and_retry`]).
-    pub async fn set_many(&self, mut writes: Vec<Write>) -> Result<()> {
-        let conn = self.live().await?;
-        self.seal_writes(&conn, &mut writes).await?;
+    pub async fn set_many(&self, conn: &Conn, mut writes: Vec<Write>) -> Result<()> {
+        self.seal_writes(conn, &mut writes).await?;
         let mut done = conn.write(&writes, self.0.config.default_ttl.as_ref(), self.cap(), now_ms()).await;
         if self.0.config.evict_on_quota && matches!(done, Err(Error::QuotaExceeded { .. })) {
-            done = self.evict_and_retry(&conn, &writes, done).await;
+            done = self.evict_and_retry(conn, &writes, done).await;
         }
         self.evicted(done?, "maxEntries");
         Ok(())
@@ -115,8 +114,8 @@ impl Store {
     /// `expire` (Redis `EXPIRE`, on the condition `only` if given; an expiry in the past removes
     /// the entry) and `persist` (`PERSIST`): whether the live entry took the change (`false`:
     /// missing, or it does not apply). A read-modify-write of its own ([`Conn::modify`]).
-    pub(super) async fn change_expiry(&self, key: JsValue, change: ExpiryChange) -> Result<bool> {
-        let (conn, now) = (self.live().await?, now_ms());
+    pub(super) async fn change_expiry(&self, conn: &Conn, key: JsValue, change: ExpiryChange) -> Result<bool> {
+        let now = now_ms();
         let mut changed = false;
         conn.modify("changing an expiry", &key, None, now, &mut |current| {
             let Some(c) = current else { return Ok(Modify::Keep) };
@@ -167,15 +166,14 @@ impl std::fmt::Debug for Updater {
 impl Store {
     /// `add` (`Only::Absent`, Redis `SET NX`) and `replace` (`Only::Present`, `SET XX`): writes
     /// `value` only where no live entry is, or only over one; whether it wrote.
-    pub(super) async fn put_if(&self, w: Write, only: Only) -> Result<bool> {
+    pub(super) async fn put_if(&self, conn: &Conn, w: Write, only: Only) -> Result<bool> {
         let (op, what) = match only {
             Only::Absent => ("add", "adding an entry"),
             Only::Present => ("replace", "replacing an entry"),
         };
-        let conn = self.live().await?;
         let key = w.key.clone();
         let mut writes = [w];
-        self.seal_writes(&conn, &mut writes).await?;
+        self.seal_writes(conn, &mut writes).await?;
         let [w] = writes;
         let (now, default) = (now_ms(), self.0.config.default_ttl.as_ref());
         let mut wrote = false;
@@ -200,8 +198,7 @@ impl Store {
 
     /// Reads and removes the live entry (Redis `GETDEL`): its value, `undefined` if missing or
     /// expired.
-    pub(super) async fn take(&self, key: JsValue) -> Result<JsValue> {
-        let conn = self.live().await?;
+    pub(super) async fn take(&self, conn: &Conn, key: JsValue) -> Result<JsValue> {
         let mut taken = None;
         conn.modify("taking an entry", &key, None, now_ms(), &mut |current| {
             Ok(match current {
@@ -215,7 +212,7 @@ impl Store {
         .await?;
         let Some(value) = taken else { return Ok(JsValue::UNDEFINED) };
         self.emit_change("take", Array::of1(&key));
-        self.open_value(&conn, &key, value).await
+        self.open_value(conn, &key, value).await
     }
 
     /// `update` and `incr` (`op`): `f(current)` (the live value, `undefined` if none) gives the
@@ -223,14 +220,9 @@ impl Store {
     /// `undefined` removes the entry. `f` runs inside the transaction; in a store that encrypts,
     /// whose values are opened and sealed by Web Crypto (which no transaction can wait for), it
     /// runs between a read and a write made only if the entry is still the one read, again
-    /// until it is.
-    pub fn update<'a>(&'a self, op: &'static str, key: JsValue, spec: &'a ExpirySpec, keep_live: bool, f: &'a mut dyn FnMut(JsValue) -> Result<JsValue>) -> Pending<'a, JsValue> {
+    /// until it is ([`Store::update_sealed`], which [`Store::change`] calls instead).
+    pub fn update<'a>(&'a self, conn: &'a Conn, op: &'static str, key: JsValue, spec: &'a ExpirySpec, keep_live: bool, f: &'a mut dyn FnMut(JsValue) -> Result<JsValue>) -> Pending<'a, JsValue> {
         Box::pin(async move {
-            #[cfg(feature = "full")]
-            if self.encrypted() {
-                return self.update_sealed(op, key, spec, keep_live, f).await;
-            }
-            let conn = self.live().await?;
             let (now, default) = (now_ms(), self.0.config.default_ttl.as_ref());
             let (mut value, mut had) = (JsValue::UNDEFINED, false);
             let evicted = conn
@@ -253,7 +245,7 @@ impl Store {
     /// transaction only if the stored entry is still the one read (the same sealed value, whose
     /// IV is fresh per write), else again.
     #[cfg(feature = "full")]
-    async fn update_sealed(&self, op: &'static str, key: JsValue, spec: &ExpirySpec, keep_live: bool, f: &mut dyn FnMut(JsValue) -> Result<JsValue>) -> Result<JsValue> {
+    pub(super) async fn update_sealed(&self, op: &'static str, key: JsValue, spec: &ExpirySpec, keep_live: bool, f: &mut dyn FnMut(JsValue) -> Result<JsValue>) -> Result<JsValue> {
         // Such calls on one key take turns, here and in every tab and worker: the check below
         // then only meets writes of other verbs.
         let _turn = crate::timer::exclusive(&format!("idb-ttl {} rmw {}", self.name(), crate::idb::describe_key(&key))).await;

@@ -323,29 +323,37 @@ impl Store {
     /// under `maxEntries` by an `"evicted"` one.
     pub async fn change(&self, change: Change) -> Result<JsValue> {
         let many = |many: bool, one: &'static str, more: &'static str| if many { more } else { one };
+        // An encrypted store's update takes its own connections: see [`Store::update_sealed`].
+        #[cfg(feature = "full")]
+        if self.encrypted() {
+            if let Change::Update(op, key, spec, keep_live, mut f) = change {
+                return self.update_sealed(op, key, &spec, keep_live, &mut *f.0).await;
+            }
+        }
+        let conn = self.live().await?;
         Ok(match change {
             Change::Put(writes, m) => {
                 crate::long::total(writes.len() as u32);
                 let keys: Array = writes.iter().map(|w| w.key.clone()).collect();
-                self.set_many(writes).await?;
+                self.set_many(&conn, writes).await?;
                 self.emit_change(many(m, "set", "setMany"), keys);
                 JsValue::UNDEFINED
             }
             Change::Delete(keys, m) => {
-                let removed = self.live().await?.delete_many(&keys, now_ms()).await?;
+                let removed = conn.delete_many(&keys, now_ms()).await?;
                 self.emit_change(many(m, "delete", "deleteMany"), keys);
                 if m { removed.into() } else { (removed > 0).into() }
             }
             Change::Clear => {
                 crate::long::total(1);
-                self.live().await?.clear().await?;
+                conn.clear().await?;
                 self.emit_change("clear", Array::new());
                 JsValue::UNDEFINED
             }
-            Change::Expiry(key, change) => self.change_expiry(key, change).await?.into(),
-            Change::PutIf(w, only) => self.put_if(w, only).await?.into(),
-            Change::Take(key) => self.take(key).await?,
-            Change::Update(op, key, spec, keep_live, mut f) => self.update(op, key, &spec, keep_live, &mut *f.0).await?,
+            Change::Expiry(key, change) => self.change_expiry(&conn, key, change).await?.into(),
+            Change::PutIf(w, only) => self.put_if(&conn, w, only).await?.into(),
+            Change::Take(key) => self.take(&conn, key).await?,
+            Change::Update(op, key, spec, keep_live, mut f) => self.update(&conn, op, key, &spec, keep_live, &mut *f.0).await?,
         })
     }
 
