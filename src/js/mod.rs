@@ -481,7 +481,7 @@ impl TtlStore {
     /// with what `thrown` caught when given (an updater's exception): the one future of every
     /// write verb.
     fn change(&self, long: Option<(&'static str, JsValue)>, thrown: Option<Thrown>, change: Result<Change>) -> Promise {
-        let store = self.store.clone();
+        let store: Store = self.store.clone();
         drive(long, thrown, Box::pin(async move { store.change(change?).await }))
     }
 

@@ -350,7 +350,7 @@ impl Store {
                 self.emit_change("clear", Array::new());
                 JsValue::UNDEFINED
             }
-            Change::Expiry(key, change) => self.change_expiry(&conn, key, change).await?.into(),
+            Change::Expiry(key, how) => self.change_expiry(&conn, key, how).await?.into(),
             Change::PutIf(w, only) => self.put_if(&conn, w, only).await?.into(),
             Change::Take(key) => self.take(&conn, key).await?,
             Change::Update(op, key, spec, keep_live, mut f) => self.update(&conn, op, key, &spec, keep_live, &mut *f.0).await?,
