@@ -5,8 +5,11 @@
 #                                 committed docs/reference/; every ts/js/tsx/jsx block of README.md
 #                                 and docs/*.md compiles under tsc --strict against the package's
 #                                 typings; every relative link and #fragment of the Markdown resolves
+#                                 and the contributors' Rust documentation (cargo doc with private
+#                                 items, both entries' features) builds without a warning
 #   bash scripts/docs.sh build    writes the API reference into docs/reference/ (commit it)
-# Needs the root npm dev dependencies (scripts/setup.sh); builds nothing else.
+# Needs the root npm dev dependencies and the wasm target (scripts/setup.sh); builds nothing else
+# (cargo doc reads the crate and its dependencies' metadata, in target/rustdoc/).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -40,6 +43,12 @@ case "${1:-check}" in
     echo "reference: TypeDoc, no warning, $(find "$tmp/reference" -name '*.md' | wc -l) pages, equal to docs/reference/"
     node scripts/docs-check.mjs blocks
     node scripts/docs-check.mjs links
+    # Its own target directory: the browser lanes running beside this use target/'s dev profile.
+    for features in --features=full --no-default-features; do
+      RUSTDOCFLAGS="-D warnings" CARGO_TARGET_DIR="$ROOT/target/rustdoc" \
+        cargo doc --quiet --no-deps --document-private-items --target wasm32-unknown-unknown "$features" </dev/null
+    done
+    echo "rustdoc: cargo doc --document-private-items, default and lite features, no warning"
     ;;
   *)
     echo "usage: bash scripts/docs.sh [check|build]" >&2

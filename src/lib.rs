@@ -34,6 +34,9 @@
 //! crate is the key-value store alone, on the same database format; a lite store refuses a
 //! database holding any of those (`StoreUnsupportedError`) rather than half read or reap it.
 #![deny(missing_docs, missing_debug_implementations)]
+// This documentation is the contributors' (users read the README, the typings and docs/): it is
+// built with private items (`cargo doc --document-private-items`), where links to them resolve.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod core;
 

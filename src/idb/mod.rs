@@ -123,7 +123,7 @@ pub struct Conn {
     /// Whether this session can store Blob and File values; `None` until the first write asks.
     blobs: Cell<Option<bool>>,
     /// The browser closed the connection (its `close` event): a transaction that had not
-    /// answered yet never will ([`Run`]'s watchdog gives it up at once).
+    /// answered yet never will ([`runner::Run`]'s watchdog gives it up at once).
     lost: Rc<Cell<bool>>,
     /// Expiry hints: key -> the expiry this connection last saw it stored with. They save index
     /// steps; a stale one costs a request, never a wrong answer (`entries.rs`).

@@ -1,6 +1,6 @@
 //! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (docs/API.md). A method of the
 //! key-value API converts its arguments (`convert`) into a verb as data, a
-//! [`Read`](crate::idb::Read) or a [`Change`](crate::store::Change), and one future per kind
+//! [`Read`] or a [`Change`], and one future per kind
 //! ([`run_read`], [`TtlStore::change`]) has the store's driver run it
 //! ([`Store::read`](crate::store::Store::read), [`Store::change`](crate::store::Store::change));
 //! the other async methods are a future each over the store's method of their name. [`drive`]

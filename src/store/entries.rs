@@ -220,7 +220,7 @@ impl Store {
     /// `undefined` removes the entry. `f` runs inside the transaction; in a store that encrypts,
     /// whose values are opened and sealed by Web Crypto (which no transaction can wait for), it
     /// runs between a read and a write made only if the entry is still the one read, again
-    /// until it is ([`Store::update_sealed`], which [`Store::change`] calls instead).
+    /// until it is (`Store::update_sealed`, which [`Store::change`] calls in its stead).
     pub fn update<'a>(&'a self, conn: &'a Conn, op: &'static str, key: JsValue, spec: &'a ExpirySpec, keep_live: bool, f: &'a mut dyn FnMut(JsValue) -> Result<JsValue>) -> Pending<'a, JsValue> {
         Box::pin(async move {
             let (now, default) = (now_ms(), self.0.config.default_ttl.as_ref());

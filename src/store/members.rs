@@ -52,7 +52,7 @@ impl Store {
     }
 
     /// Joins the database's channel: other members' events are dispatched here (`members.js`),
-    /// their definition changes adopted by [`Store::adopt`].
+    /// their definition changes adopted by `Store::adopt` (in the default entry).
     pub(super) fn join_channel(&self) {
         #[cfg(feature = "full")]
         let adopt = {

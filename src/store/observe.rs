@@ -67,8 +67,8 @@ fn key_js(v: &Value) -> JsValue {
     }
 }
 
-/// `query` as the views' bookkeeping reads it (and as [`Store::view`] is given it back):
-/// `{ prefix }`, `{ keys }` or `{ from, to }`.
+/// `query` as the views' bookkeeping reads it (and as the views' read, `js::view_read`, is given
+/// it back): `{ prefix }`, `{ keys }` or `{ from, to }`.
 pub fn query_js(query: &ViewQuery) -> JsValue {
     let obj = js_sys::Object::new();
     let set = |k: &str, v: JsValue| {
