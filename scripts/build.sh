@@ -6,8 +6,9 @@
 #             --target web glue (idb_ttl.js + snippets/), its .wasm inlined as base64 of its gzip
 #             in idb_ttl_wasm.js, and its typings. From pkg-template/: index.js and lite/index.js,
 #             each bundled with wire.js (what both do with their glue), index.d.ts (lite/index.d.ts
-#             is made from it), package.json fields, README; the licences. And react/: the
-#             React hooks ("idb-ttl/react", "idb-ttl/lite/react"), JS and typings as written.
+#             is made from it, by scripts/typings.mjs), package.json fields, README; the licences.
+#             And react/: the React hooks ("idb-ttl/react", "idb-ttl/lite/react"), JS and typings
+#             as written.
 #   www/pkg/  a copy of pkg/ for the demo page, the page tests and the benchmark
 # Optimised by the npm binaryen's wasm-opt (first on PATH via env.sh; never --no-opt here).
 # Ends with scripts/size.mjs: the bytes a browser loads, per part and entry, checked against the
@@ -50,6 +51,7 @@ node --input-type=module - "$ROOT" <<'EOF'
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipAsync } from "@gfx/zopfli";
 import { build, formatMessages } from "esbuild";
+import { pathToFileURL } from "node:url";
 const root = process.argv[2];
 const pkg = `${root}/pkg`;
 
@@ -100,33 +102,6 @@ function oneImportPerSnippet(glue, where) {
   return glue;
 }
 
-// The typings: index.d.ts as written, without its marker lines (`//#...`); lite/index.d.ts also
-// without what lies between `//#full` and `//#end full` (what the lite entry lacks).
-function typings(src, lite) {
-  const out = [];
-  let inFull = false;
-  let blocks = 0;
-  for (const [i, line] of src.split("\n").entries()) {
-    const t = line.trim();
-    if (t.startsWith("//#full")) {
-      if (inFull) throw new Error(`pkg-template/index.d.ts:${i + 1}: //#full inside another`);
-      inFull = true;
-      blocks++;
-    } else if (t === "//#end full") {
-      if (!inFull) throw new Error(`pkg-template/index.d.ts:${i + 1}: //#end full without //#full`);
-      inFull = false;
-    } else if (t.startsWith("//#:")) {
-      // a note on the markers, for the template only
-    } else if (t.startsWith("//#")) {
-      throw new Error(`pkg-template/index.d.ts:${i + 1}: unknown marker ${t}`);
-    } else if (!(lite && inFull)) {
-      out.push(line);
-    }
-  }
-  if (inFull || blocks === 0) throw new Error("pkg-template/index.d.ts: a //#full block is not closed, or there is none");
-  return out.join("\n");
-}
-
 // The entries, each with the module both share (wire.js) bundled in; their glue and wasm stay
 // modules of their own.
 for (const f of ["index.js", "lite/index.js"]) {
@@ -143,8 +118,10 @@ for (const f of ["index.js", "lite/index.js"]) {
   });
   if (warnings.length) throw new Error(`esbuild warned while bundling pkg-template/${f}:\n${(await formatMessages(warnings, { kind: "warning" })).join("")}`);
 }
-// The typings, README, licences; package.json gets the crate's version.
+// The typings (by scripts/typings.mjs, whose rule the docs check shares), README, licences;
+// package.json gets the crate's version.
 cpSync(`${root}/pkg-template/README.md`, `${pkg}/README.md`);
+const { typings } = await import(pathToFileURL(`${root}/scripts/typings.mjs`).href);
 const dts = readFileSync(`${root}/pkg-template/index.d.ts`, "utf8");
 writeFileSync(`${pkg}/index.d.ts`, typings(dts, false));
 writeFileSync(`${pkg}/lite/index.d.ts`,

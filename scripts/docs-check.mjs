@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { typings } from "./typings.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = join(ROOT, "target/docs-check");
@@ -17,27 +18,6 @@ const OUT = join(ROOT, "target/docs-check");
 const PKG = join(OUT, "idb-ttl");
 
 // ---- typings --------------------------------------------------------------------------------------
-
-// scripts/build.sh's rule: index.d.ts without its marker lines (`//#...`); lite/index.d.ts also
-// without what lies between `//#full` and `//#end full`.
-function typings(src, lite) {
-  const out = [];
-  let inFull = false;
-  for (const [i, line] of src.split("\n").entries()) {
-    const t = line.trim();
-    if (t.startsWith("//#full")) {
-      if (inFull) throw new Error(`pkg-template/index.d.ts:${i + 1}: //#full inside another`);
-      inFull = true;
-    } else if (t === "//#end full") {
-      inFull = false;
-    } else if (t.startsWith("//#")) {
-      // a marker or a note on the markers
-    } else if (!(lite && inFull)) {
-      out.push(line);
-    }
-  }
-  return out.join("\n");
-}
 
 function makeTypings() {
   rmSync(PKG, { recursive: true, force: true });
@@ -53,12 +33,12 @@ function makeTypings() {
   writeFileSync(join(PKG, "lite/index.d.ts"), lite.replace(/^ \* The default entry[^\n]*\n/m, liteLead));
   cpSync(join(ROOT, "pkg-template/react"), join(PKG, "react"), { recursive: true, filter: (f) => !f.endsWith(".js") });
   cpSync(join(ROOT, "pkg-template/package.json"), join(PKG, "package.json"));
-  // The built package, when it is newer than the template, must hold the same typings: a check
-  // that this copy of build.sh's rule still is build.sh's.
+  // The built package, when it is newer than the template, must hold the same typings: both are
+  // made by scripts/typings.mjs, so a difference is a build.sh step this one lacks.
   const built = join(ROOT, "pkg/index.d.ts");
   if (existsSync(built) && statSync(built).mtimeMs > statSync(join(ROOT, "pkg-template/index.d.ts")).mtimeMs) {
     if (readFileSync(built, "utf8") !== full) {
-      throw new Error("pkg/index.d.ts differs from what scripts/docs-check.mjs makes of pkg-template/index.d.ts: its typings() no longer follows scripts/build.sh's");
+      throw new Error("pkg/index.d.ts differs from what scripts/docs-check.mjs makes of pkg-template/index.d.ts: scripts/build.sh now makes the typings in a way this script does not follow");
     }
   }
   console.log(`typings: ${relative(ROOT, PKG)}/ (index, lite, react) from pkg-template/`);
