@@ -1,10 +1,10 @@
-//! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (docs/API.md). A method of the
-//! key-value API converts its arguments (`convert`) into a verb as data, a
-//! [`Read`] or a [`Change`], and one future per kind
-//! ([`run_read`], [`TtlStore::change`]) has the store's driver run it
-//! ([`Store::read`](crate::store::Store::read), [`Store::change`](crate::store::Store::change));
-//! the other async methods are a future each over the store's method of their name. [`drive`]
-//! runs every future as a Promise, turning errors into JS exceptions ([`Error::into_js`]).
+//! The wasm-bindgen surface: `TtlStore` as JavaScript sees it (docs/API.md).
+//! A method of the key-value API converts its arguments (`convert`) into a verb as data, a
+//! [`Read`] or a [`Change`], and one future per kind ([`run_read`], [`TtlStore::change`]) has
+//! the store's driver run it ([`Store::read`], [`Store::change`]); the other async methods are
+//! a future each over the store's method of their name.
+//! [`drive`] runs every future as a Promise, turning errors into JS exceptions
+//! ([`Error::into_js`]).
 //! Structured results (reports, stats, definitions) are serde views (`view`). Its TypeScript
 //! declaration is written by hand in `pkg-template/index.d.ts`, so that it can be strict.
 
