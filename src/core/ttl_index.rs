@@ -18,6 +18,16 @@ use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Tt
 use crate::core::text::quote;
 use crate::core::value::Value;
 
+/// `"seconds"`, `"milliseconds"`...: a unit in words, for messages.
+fn unit_words(u: TimeUnit) -> &'static str {
+    match u {
+        TimeUnit::Seconds => "seconds",
+        TimeUnit::Millis => "milliseconds",
+        TimeUnit::Micros => "microseconds",
+        TimeUnit::Nanos => "nanoseconds",
+    }
+}
+
 /// The unit of numeric field values (YDB's `Unit`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeUnit {
@@ -140,23 +150,63 @@ impl TtlIndex {
     }
 
     /// The reference instant (Unix ms) of a document whose field holds `v`; `None` = the
-    /// document never expires.
-    pub fn reference_ms(&self, v: &Value) -> Option<f64> {
+    /// document never expires. A number, `BigInt` or `Date` whose instant falls outside the
+    /// years ISO-8601 writes (after 9999, usually milliseconds read as seconds) is an error
+    /// naming the field, the value and the unit: such a document would otherwise never expire.
+    pub fn reference_ms(&self, v: &Value) -> Result<Option<f64>> {
         let ms = match v {
-            Value::Number(n) => n * self.unit.ms(),
-            Value::Text(s) => parse_expires_at(ExpiresAtInput::Text(s)).ok()?,
+            // NaN and the infinities are not dates: never, as in MongoDB (a BigInt too large for
+            // a number reads as an infinity, and is refused below).
+            Value::Number(n) if !n.is_finite() => return Ok(None),
+            Value::Number(n) | Value::BigInt(n, _) => n * self.unit.ms(),
+            Value::Text(s) => return Ok(parse_expires_at(ExpiresAtInput::Text(s)).ok()),
             Value::Date(ms) => *ms,
             // MongoDB: an array expires on its earliest date; nested arrays are not dates.
             Value::List(items) => {
-                return items
-                    .iter()
-                    .filter(|i| !matches!(i, Value::List(_)))
-                    .filter_map(|i| self.reference_ms(i))
-                    .min_by(f64::total_cmp)
+                let mut earliest: Option<f64> = None;
+                for item in items.iter().filter(|i| !matches!(i, Value::List(_))) {
+                    if let Some(ms) = self.reference_ms(item)? {
+                        earliest = Some(earliest.map_or(ms, |e| e.min(ms)));
+                    }
+                }
+                return Ok(earliest);
             }
-            _ => return None,
+            _ => return Ok(None),
         };
-        (ms.is_finite() && ms.abs() <= MAX_EXPIRES_AT_SECS * 1000.0).then_some(ms + 0.0)
+        if ms.is_nan() {
+            return Ok(None);
+        }
+        if ms.abs() > MAX_EXPIRES_AT_SECS * 1000.0 {
+            return Err(self.out_of_range(v, ms));
+        }
+        Ok(Some(ms + 0.0))
+    }
+
+    /// The RangeError for a TTL field value whose instant is `ms`, beyond ±253 402 300 799 s.
+    fn out_of_range(&self, v: &Value, ms: f64) -> Error {
+        let unit = self.unit.name();
+        let when = if ms > 0.0 { "after year 9999" } else { "before year -6000" };
+        let finer = [TimeUnit::Millis, TimeUnit::Micros, TimeUnit::Nanos]
+            .into_iter()
+            .filter(|u| u.ms() < self.unit.ms())
+            .find(|u| (ms / self.unit.ms() * u.ms()).abs() <= MAX_EXPIRES_AT_SECS * 1000.0);
+        let hint = match (v, finer) {
+            (Value::Date(_), _) => "give a Date within years 0000-9999".to_owned(),
+            (_, Some(u)) => format!(
+                "if it is in {} (as from {}), create the index with unit: {}, or store Unix {} in the field",
+                unit_words(u),
+                if u == TimeUnit::Millis { "Date.now()" } else { "a clock of that precision" },
+                quote(u.name()),
+                unit_words(self.unit)
+            ),
+            (_, None) => format!("store a date within years 0000-9999 (Unix {}, an ISO-8601 string or a Date)", unit_words(self.unit)),
+        };
+        Error::OutOfRange(format!(
+            "ttlIndex.field {} holds {}, which read in unit {} is a date {when}, so the document would never expire; {hint}",
+            quote(&self.field),
+            v.describe(),
+            quote(unit)
+        ))
     }
 
     /// Documents whose reference is at or before this instant are expired at `now_ms`.
@@ -225,17 +275,48 @@ mod tests {
             (&s, Number(f64::NAN), None),
             (&s, Number(f64::INFINITY), None),
             (&s, DateMs(f64::NAN), None),
-            (&s, Number(1e300), None),
+            (&s, Value::BigInt(1_798_761_600.0, "1798761600".into()), Some(T)),
+            (&s, Array(vec![Value::BigInt(1_900_000_000.0, "1900000000".into()), Number(1_798_761_600.0)]), Some(T)),
         ];
         for (i, (idx, v, want)) in cases.iter().enumerate() {
-            assert_eq!(idx.reference_ms(v), *want, "case {i}: {v:?}");
+            assert_eq!(idx.reference_ms(v).unwrap(), *want, "case {i}: {v:?}");
         }
+    }
+
+    #[test]
+    fn dates_past_year_9999_are_refused_naming_the_field_the_value_and_the_unit() {
+        let now_ms = T;
+        let s = index("s", 60.0);
+        // (index, value, parts of the message)
+        let cases: Vec<(TtlIndex, Value, Vec<&str>)> = vec![
+            (s.clone(), Number(now_ms), vec!["ttlIndex.field \"createdAt\" holds 1798761600000", "unit \"s\"", "after year 9999", "never expire", "milliseconds", "Date.now()", "unit: \"ms\""]),
+            (s.clone(), Number(now_ms * 1e3), vec!["unit: \"us\""]),
+            (s.clone(), Value::BigInt(now_ms * 1e6, "1798761600000000000".into()), vec!["holds 1798761600000000000n", "unit: \"ns\""]),
+            (index("ms", 0.0), Number(now_ms * 1e3), vec!["unit \"ms\"", "unit: \"us\"", "Unix milliseconds"]),
+            (index("ns", 0.0), Value::BigInt(1e30, "1000000000000000000000000000000".into()), vec!["unit \"ns\"", "store a date within years 0000-9999"]),
+            (s.clone(), Number(1e300), vec!["holds 1e+300", "store a date within"]),
+            (s.clone(), Number(-1e15), vec!["before year -6000"]),
+            (s.clone(), Value::BigInt(f64::INFINITY, "9".repeat(400)), vec!["after year 9999"]),
+            (s.clone(), DateMs(8.64e15), vec!["holds Date(8640000000000000)", "give a Date within"]),
+            // In an array too, naming the value: one such value is a mistake, whatever the others hold.
+            (s.clone(), Array(vec![DateMs(T), Number(now_ms)]), vec!["holds 1798761600000, which"]),
+        ];
+        for (idx, v, parts) in cases {
+            let e = idx.reference_ms(&v).unwrap_err();
+            assert!(matches!(e, Error::OutOfRange(_)), "{v:?}: {e}");
+            for part in parts {
+                assert!(e.to_string().contains(part), "{v:?}: {e} lacks {part}");
+            }
+        }
+        // The edges themselves are dates.
+        assert_eq!(s.reference_ms(&Number(MAX_EXPIRES_AT_SECS)).unwrap(), Some(MAX_EXPIRES_AT_SECS * 1000.0));
+        assert_eq!(index("ns", 0.0).reference_ms(&Value::BigInt(1.7987616e18, "1798761600000000000".into())).unwrap(), Some(T));
     }
 
     #[test]
     fn numbers_are_read_in_the_index_unit() {
         for (unit, n) in [("s", 1_798_761_600.0), ("ms", 1_798_761_600_000.0), ("us", 1_798_761_600_000_000.0), ("ns", 1_798_761_600_000_000_000.0)] {
-            assert_eq!(index(unit, 0.0).reference_ms(&Number(n)), Some(T), "{unit}");
+            assert_eq!(index(unit, 0.0).reference_ms(&Number(n)).unwrap(), Some(T), "{unit}");
         }
     }
 

@@ -32,6 +32,8 @@ pub enum Value {
     Record(Vec<(String, Value)>),
     /// A `Date`, as `getTime()` (NaN for an Invalid Date).
     Date(f64),
+    /// A `BigInt`, as the nearest number and as its decimal digits (`"-12"` for `-12n`).
+    BigInt(f64, String),
     /// Anything else, as the edge describes it: `"a function"`, `"5n"`, `"a Map"`,
     /// `"an HTMLDivElement"`, `"\"\\uD800\" (a lone surrogate)"`...
     Other(String),
@@ -59,6 +61,7 @@ impl Value {
             Value::Text(s) => quote(s),
             Value::Date(ms) if ms.is_nan() => "an Invalid Date".into(),
             Value::Date(ms) => format!("Date({})", js_number(*ms)),
+            Value::BigInt(_, digits) => format!("{digits}n"),
             Value::Other(text) => text.clone(),
         }
     }
@@ -107,17 +110,20 @@ impl Value {
 
 impl Value {
     /// An object of the edge's copy: a record, or the value a tagged object stands for
-    /// (`{ "\u1": kind, "v": payload }`: `null`, a `Date`, anything else described).
+    /// (`{ "\u1": kind, "v": payload }`: `null`, a `Date`, a `BigInt` (`"s"`: its digits),
+    /// anything else described).
     pub fn record(fields: Vec<(String, Value)>) -> Value {
         if let [(tag, Value::Text(kind)), rest @ ..] = fields.as_slice() {
             if tag == TAG {
-                let payload = rest.iter().find(|(k, _)| k == "v").map(|(_, v)| v);
-                return match (kind.as_str(), payload) {
-                    ("null", _) => Value::Null,
-                    ("date", Some(Value::Number(ms))) => Value::Date(*ms),
-                    ("date", _) => Value::Date(f64::NAN),
-                    (_, Some(Value::Text(text))) => Value::Other(text.clone()),
-                    (other, _) => Value::Other(other.to_owned()),
+                let get = |name: &str| rest.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+                let payload = get("v");
+                return match (kind.as_str(), payload, get("s")) {
+                    ("null", ..) => Value::Null,
+                    ("date", Some(Value::Number(ms)), _) => Value::Date(*ms),
+                    ("date", ..) => Value::Date(f64::NAN),
+                    ("bigint", Some(Value::Number(n)), Some(Value::Text(digits))) => Value::BigInt(*n, digits.clone()),
+                    (_, Some(Value::Text(text)), _) => Value::Other(text.clone()),
+                    (other, ..) => Value::Other(other.to_owned()),
                 };
             }
         }
@@ -195,6 +201,10 @@ mod tests {
         assert!(matches!(tagged("date", None), Value::Date(ms) if ms.is_nan()));
         assert_eq!(tagged("other", Some(Value::Text("a function".into()))), Value::Other("a function".into()));
         assert_eq!(tagged("a Map", None), Value::Other("a Map".into()));
+        let mut big = vec![(TAG.to_string(), Value::Text("bigint".into())), ("v".to_string(), Value::Number(-12.0))];
+        big.push(("s".to_string(), Value::Text("-12".into())));
+        assert_eq!(Value::record(big), Value::BigInt(-12.0, "-12".into()));
+        assert_eq!(Value::BigInt(-12.0, "-12".into()).describe(), "-12n");
         let plain = vec![("v".to_string(), Value::Text("x".into())), (TAG.to_string(), Value::Text("null".into()))];
         assert_eq!(Value::record(plain.clone()), Value::Record(plain));
     }

@@ -90,7 +90,8 @@ export function plain(v, what, keyed, fns) {
       case "undefined": case "boolean": case "number": return x;
       case "string": return wellFormed(x) ? x : tag("other", describe(x));
       case "function": if (fns && depth === 1) fns[path.slice(1)] = x; return tag("other", describe(x));
-      case "bigint": case "symbol": return tag("other", describe(x));
+      case "bigint": return { [TAG]: "bigint", v: Number(x), s: String(x) };
+      case "symbol": return tag("other", describe(x));
     }
     if (x === null) return tag("null");
     if (seen.has(x)) return tag("other", "a cyclic reference");
@@ -196,9 +197,30 @@ export function readEntries(v) {
   return { keys, values, options, bad: -1, shown: "" };
 }
 
-// Documents to put: each one's id (at `keyPath`) and, if `field` is given, the value of its TTL
-// field as plain data. `bad` is the index of the first document that is not an object (-1: none).
+// The value at a field path of `doc`, as MongoDB reads a dotted path ("meta.createdAt"): through
+// embedded objects, and through an array by each object in it, the values found given as one
+// array (so a TTL field takes the earliest of them); a name without a dot is a plain property.
+// `parts` is the path split at its dots. Reading may throw (a getter, a Proxy): callers catch.
+function atPath(v, parts, i = 0) {
+  if (i === parts.length) return v;
+  if (v === null || typeof v !== "object") return undefined;
+  if (Array.isArray(v) && !/^\d+$/.test(parts[i])) {
+    const found = [];
+    for (const e of v) {
+      if (e === null || typeof e !== "object" || Array.isArray(e)) continue;
+      const x = atPath(e, parts, i);
+      if (Array.isArray(x)) found.push(...x);
+      else if (x !== undefined) found.push(x);
+    }
+    return found.length > 0 ? found : undefined;
+  }
+  return atPath(v[parts[i]], parts, i + 1);
+}
+
+// Documents to put: each one's id (at `keyPath`) and, if `field` is given, the value at that
+// field path as plain data. `bad` is the index of the first document that is not an object (-1: none).
 export function readDocs(docs, what, keyPath, field) {
+  const parts = field === undefined ? undefined : field.split(".");
   const ids = [];
   const fields = [];
   for (let i = 0; i < docs.length; i++) {
@@ -207,21 +229,25 @@ export function readDocs(docs, what, keyPath, field) {
     if (d === null || typeof d !== "object" || readArray(d, where) !== undefined) {
       return { bad: i, shown: describe(d) };
     }
+    let at = `.${keyPath}`;
     try {
       ids.push(d[keyPath]);
-      fields.push(field === undefined ? undefined : plain(d[field], `${where}.${field}`));
+      at = `.${field}`;
+      fields.push(parts === undefined ? undefined : plain(atPath(d, parts), `${where}.${field}`));
     } catch (e) {
-      throw e instanceof TypeError && e.message.startsWith(where) ? e : unreadable(where, `.${keyPath}`, e);
+      throw e instanceof TypeError && e.message.startsWith(where) ? e : unreadable(where, at, e);
     }
   }
   return { ids, fields, bad: -1, shown: "" };
 }
 
-// Reads the time and meta fields of every event at once. Times that are numbers (Unix seconds)
-// or Dates come back in `values` (kind 0 / 1); anything else is left in `raw` for the Rust parser
-// (kind 2), or described (kind 3: not a string either).
+// Reads the time and meta fields (field paths, read as atPath reads them) of every event at once.
+// Times that are numbers (Unix seconds) or Dates come back in `values` (kind 0 / 1); anything
+// else is left in `raw` for the Rust parser (kind 2), or described (kind 3: not a string either).
 export function readEvents(events, what, timeField, metaField) {
   const n = events.length;
+  const timePath = timeField.split(".");
+  const metaPath = metaField === undefined ? undefined : metaField.split(".");
   const kinds = new Uint8Array(n);
   const values = new Float64Array(n);
   const raw = new Array(n);
@@ -232,12 +258,12 @@ export function readEvents(events, what, timeField, metaField) {
     for (; i < n; i++) {
       const e = events[i];
       const object = e !== null && typeof e === "object";
-      const t = object ? e[timeField] : undefined;
+      const t = object ? atPath(e, timePath) : undefined;
       if (typeof t === "number") { values[i] = t; }
       else if (t !== null && typeof t === "object" && toString.call(t) === "[object Date]") { kinds[i] = 1; values[i] = Date.prototype.getTime.call(t); }
       else if (typeof t === "string" && wellFormed(t)) { kinds[i] = 2; raw[i] = t; }
       else { kinds[i] = 3; raw[i] = describe(t); }
-      const m = metaField === undefined || !object ? undefined : e[metaField];
+      const m = metaPath === undefined || !object ? undefined : atPath(e, metaPath);
       metas[i] = m === undefined ? null : m;
       metaKeys[i] = metaKey(m);
     }

@@ -207,7 +207,10 @@ impl Store {
                     report.skipped += 1;
                     continue;
                 }
-                let reference_ms = ttl.as_ref().and_then(|t| t.reference_ms(&doc.field)).unwrap_or(f64::INFINITY);
+                let reference_ms = match &ttl {
+                    Some(t) => super::collection::doc_reference_ms(t, &name, &doc.id, &doc.field)?,
+                    None => f64::INFINITY,
+                };
                 writes.push(DocWrite { id: doc.id, reference_ms, doc: doc.doc });
             }
             report.documents += writes.len() as u32;

@@ -118,6 +118,13 @@ impl Store {
             }
             _ => (key_path.unwrap_or("id").to_owned(), State::default(), true),
         };
+        if let Some(t) = ttl.as_ref().filter(|t| t.field == key_path) {
+            return Err(Error::InvalidType(format!(
+                "ttlIndex.field {} is the keyPath of collection {}; a document's id cannot be its date (MongoDB refuses _id as a TTL field): name a date field, e.g. \"createdAt\"",
+                quote(&t.field),
+                quote(name)
+            )));
+        }
         // Every handle of this store shares one state, refreshed from what is stored now.
         let state = self.0.collections.borrow_mut().entry(name.to_owned()).or_default().clone();
         state.replace(fresh);
@@ -143,6 +150,21 @@ impl Store {
     }
 }
 
+/// The reference (Unix ms) of document `id` of collection `c` under `index`, whose TTL field
+/// holds `v`: +Infinity when it never expires; a date past year 9999 is a RangeError that names
+/// the document and says nothing was written.
+pub(super) fn doc_reference_ms(index: &TtlIndex, c: &str, id: &JsValue, v: &Value) -> Result<f64> {
+    match index.reference_ms(v) {
+        Ok(r) => Ok(r.unwrap_or(f64::INFINITY)),
+        Err(Error::OutOfRange(m)) => Err(Error::OutOfRange(format!(
+            "document {} of collection {}: {m}. Nothing was written",
+            crate::idb::describe_key(id),
+            quote(c)
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
 impl Collection {
     /// The collection name.
     pub fn name(&self) -> &str {
@@ -165,14 +187,16 @@ impl Collection {
         state.ttl.as_ref().map(|t| t.field.clone()).or_else(|| state.keyed_by.as_ref().map(|(f, _)| f.clone()))
     }
 
-    fn reference_ms(&self, v: &Value) -> f64 {
+    /// The reference (Unix ms) of a document whose TTL field holds `v`: +Infinity when it never
+    /// expires; a RangeError naming the document when its date is past year 9999.
+    fn reference_ms(&self, id: &JsValue, v: &Value) -> Result<f64> {
         let state = self.state.borrow();
         let index = match (&state.ttl, &state.keyed_by) {
             (Some(t), _) => t.clone(),
             (None, Some((field, unit))) => TtlIndex { field: field.clone(), expire_after_secs: 0.0, unit: *unit, archive_until_secs: None },
-            (None, None) => return f64::INFINITY,
+            (None, None) => return Ok(f64::INFINITY),
         };
-        index.reference_ms(v).unwrap_or(f64::INFINITY)
+        doc_reference_ms(&index, &self.name, id, v)
     }
 
     /// Documents with a reference at or before this are expired; -Infinity without a TTL index.
@@ -180,13 +204,13 @@ impl Collection {
         self.state.borrow().ttl.as_ref().map_or(f64::NEG_INFINITY, |t| t.expired_through_ms(now_ms()))
     }
 
-    fn writes(&self, docs: Vec<DocIn>) -> Vec<DocWrite> {
-        docs.into_iter().map(|d| DocWrite { reference_ms: self.reference_ms(&d.field), id: d.id, doc: d.doc }).collect()
+    fn writes(&self, docs: Vec<DocIn>) -> Result<Vec<DocWrite>> {
+        docs.into_iter().map(|d| Ok(DocWrite { reference_ms: self.reference_ms(&d.id, &d.field)?, id: d.id, doc: d.doc })).collect()
     }
 
     /// Stores documents (replacing those with the same id), all or nothing.
     pub async fn put_many(&self, docs: Vec<DocIn>) -> Result<()> {
-        let mut writes = self.writes(docs);
+        let mut writes = self.writes(docs)?;
         let conn = self.store.live().await?;
         let ids: Array = writes.iter().map(|w| w.id.clone()).collect();
         self.store.seal_docs(&conn, &self.name, &mut writes).await?;
@@ -203,10 +227,10 @@ impl Collection {
     #[cfg(feature = "full")]
     pub async fn update(&self, id: JsValue, f: &mut dyn FnMut(JsValue) -> Result<Option<DocIn>>) -> Result<JsValue> {
         use crate::idb::DocChange;
-        let written = |d: DocIn| {
-            let w = self.writes(vec![d]).remove(0);
+        let written = |d: DocIn| -> Result<(DocWrite, JsValue)> {
+            let w = self.writes(vec![d])?.remove(0);
             let doc = w.doc.clone();
-            (w, doc)
+            Ok((w, doc))
         };
         // In a store that encrypts, such calls on one document take turns in every tab and
         // worker (as for entries).
@@ -222,7 +246,7 @@ impl Collection {
             if self.store.encrypted() {
                 let seen = conn.get_docs(&self.name, &Array::of1(&id), cutoff).await?.get(0);
                 let old = self.store.open_docs(&conn, &self.name, std::slice::from_ref(&id), vec![seen.clone()]).await?.pop().unwrap_or_default();
-                let mut new = f(old)?.map(written);
+                let mut new = f(old)?.map(written).transpose()?;
                 if let Some((w, _)) = &mut new {
                     self.store.seal_docs(&conn, &self.name, std::slice::from_mut(w)).await?;
                 }
@@ -238,7 +262,7 @@ impl Collection {
                         }
                         new.clone()
                     }
-                    None => f(current.unwrap_or_default())?.map(written),
+                    None => f(current.unwrap_or_default())?.map(written).transpose()?,
                 };
                 outcome = Some(new.as_ref().map_or(JsValue::UNDEFINED, |(_, doc)| doc.clone()));
                 Ok(new.map_or(DocChange::Delete, |(w, _)| DocChange::Put(w)))
@@ -382,10 +406,10 @@ impl Collection {
         let docs = conn.all_doc_values(&self.name).await?;
         let index = next.ttl.clone().expect("rekey is for a new TTL index");
         let read = read("stored document", &docs, &self.key_path, Some(&index.field))?;
-        let writes: Vec<DocWrite> = read
+        let writes = read
             .into_iter()
-            .map(|d| DocWrite { reference_ms: index.reference_ms(&d.field).unwrap_or(f64::INFINITY), id: d.id, doc: d.doc })
-            .collect();
+            .map(|d| Ok(DocWrite { reference_ms: doc_reference_ms(&index, &self.name, &d.id, &d.field)?, id: d.id, doc: d.doc }))
+            .collect::<Result<Vec<_>>>()?;
         conn.replace_docs(&self.name, &writes).await
     }
 

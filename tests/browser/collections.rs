@@ -273,3 +273,104 @@ async fn reads_and_deletes_by_id_see_only_live_documents_and_deletes_remove_expi
     assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 0, "the expired ones were removed as well");
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn dotted_paths_reach_embedded_fields_in_collections_and_time_series() {
+    let name = db_name("paths");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["events".into(), js("({ ttlIndex: { field: 'meta.createdAt', expireAfter: 60 } })")]).await;
+    let docs = js(
+        "(() => { const old = Date.now() / 1000 - 120, now = Date.now() / 1000; return [ \
+           { id: 'old', meta: { createdAt: old } }, { id: 'fresh', meta: { createdAt: now } }, \
+           { id: 'array', meta: [{ createdAt: now }, { createdAt: new Date(old * 1000) }] }, \
+           { id: 'deep-array', meta: { createdAt: [now, old] } }, \
+           { id: 'missing', meta: {} }, { id: 'no-meta' }, { id: 'meta-null', meta: null }, \
+           { id: 'flat-name', 'meta.createdAt': old } ]; })()",
+    );
+    call(&c, "putMany", &[docs]).await;
+    // A property literally named "meta.createdAt" is not the path: that document never expires.
+    assert_eq!(live_ids(&c).await, ["flat-name", "fresh", "meta-null", "missing", "no-meta"]);
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&field(&report, "collections"), "events")), 3.0, "the reaper removes what the path dates");
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 5);
+    // An update is read through the path too.
+    call(&c, "update", &["fresh".into(), js("(d) => ({ ...d, meta: { createdAt: Date.now() / 1000 - 3600 } })")]).await;
+    assert!(call(&c, "get", &["fresh".into()]).await.is_undefined());
+    assert_eq!(field(&call(&c, "ttlIndex", &[]).await, "field"), "meta.createdAt");
+
+    // Time series: the time and the meta value at paths.
+    let ts = call(&s, "timeSeries", &["temps".into(), js("({ timeField: 't.at', metaField: 'm.sensor', expireAfter: 60 })")]).await;
+    let events = js("[{ t: { at: Date.now() / 1000 - 120 }, m: { sensor: 'a' }, v: 1 }, { t: { at: Date.now() / 1000 }, m: { sensor: 'a' }, v: 2 }, \
+                     { t: { at: new Date() }, m: { sensor: 'b' }, v: 3 }]");
+    call(&ts, "insertMany", &[events]).await;
+    let values = |events: JsValue| json(&js_sys::Array::from(&events).iter().map(|e| field(&e, "v")).collect::<js_sys::Array>().into());
+    assert_eq!(values(call(&ts, "query", &[js("({ meta: 'a' })")]).await), "[2]");
+    assert_eq!(values(call(&ts, "query", &[js("({ meta: 'b' })")]).await), "[3]");
+    assert_eq!(num(&call(&ts, "count", &[]).await), 2.0);
+    let e = try_call(&ts, "insert", &[js("({ at: Date.now() / 1000, m: { sensor: 'a' } })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["\"t.at\"", "every event needs its time"]);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_date_past_year_9999_is_refused_and_the_collection_stays_byte_for_byte() {
+    let name = db_name("year58000");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    call(&c, "putMany", &[js("[{ id: 'keep', at: Date.now() / 1000, n: 1 }, { id: 'other', at: new Date(), n: 2 }]")]).await;
+    let before = json(&raw_store(&name, "docs", "getAll").await.into());
+    let refused = [
+        ("put", js("({ id: 'x', at: Date.now() })"), vec!["document \"x\" of collection \"c\"", "ttlIndex.field \"at\"", "unit \"s\"", "after year 9999", "Date.now()", "unit: \"ms\"", "Nothing was written"]),
+        ("putMany", js("[{ id: 'y', at: Date.now() / 1000 }, { id: 'keep', at: BigInt(Date.now()) * 1000000n }]"), vec!["document \"keep\"", "n, which read in unit \"s\"", "unit: \"ns\""]),
+        ("putMany", js("[{ id: 'z', at: [Date.now() / 1000, Date.now() * 1000] }]"), vec!["document \"z\"", "unit: \"us\""]),
+        ("put", js("({ id: 'w', at: new Date(8.64e15) })"), vec!["Date(8640000000000000)", "after year 9999"]),
+    ];
+    for (method, arg, parts) in refused {
+        let e = try_call(&c, method, &[arg]).await.unwrap_err();
+        assert_error(&e, "RangeError", &parts);
+    }
+    let e = try_call(&c, "update", &["keep".into(), js("(d) => ({ ...d, at: Date.now(), n: 3 })")]).await.unwrap_err();
+    assert_error(&e, "RangeError", &["document \"keep\"", "after year 9999"]);
+    assert_eq!(json(&raw_store(&name, "docs", "getAll").await.into()), before, "no record changed");
+    assert_eq!(live_ids(&c).await, ["keep", "other"]);
+
+    // A BigInt is read in the index's unit: YDB's nanoseconds.
+    let ns = call(&s, "collection", &["ns".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60, unit: 'ns' } })")]).await;
+    call(&ns, "putMany", &[js("[{ id: 'old', at: BigInt(Date.now() - 120000) * 1000000n }, { id: 'new', at: BigInt(Date.now()) * 1000000n }]")]).await;
+    assert_eq!(live_ids(&ns).await, ["new"]);
+    let s_big = call(&s, "collection", &["secs".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    call(&s_big, "putMany", &[js("[{ id: 'old', at: BigInt(Math.floor(Date.now() / 1000) - 120) }, { id: 'new', at: BigInt(Math.floor(Date.now() / 1000)) }]")]).await;
+    assert_eq!(live_ids(&s_big).await, ["new"]);
+
+    // A TTL index created over stored documents refuses them the same way, and is not created.
+    let plain = call(&s, "collection", &["plain".into()]).await;
+    call(&plain, "putMany", &[js("[{ id: 1, at: Date.now() / 1000 }, { id: 2, at: Date.now() }]")]).await;
+    let stored = json(&raw_store(&name, "docs", "getAll").await.into());
+    let e = try_call(&s, "collection", &["plain".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await.unwrap_err();
+    assert_error(&e, "RangeError", &["document 2 of collection \"plain\"", "unit: \"ms\""]);
+    assert!(call(&call(&s, "collection", &["plain".into()]).await, "ttlIndex", &[]).await.is_null());
+    assert_eq!(json(&raw_store(&name, "docs", "getAll").await.into()), stored);
+
+    // A time series' event time in milliseconds is refused too, with nothing inserted.
+    let ts = call(&s, "timeSeries", &["t".into(), js("({ timeField: 'ts' })")]).await;
+    let e = try_call(&ts, "insertMany", &[js("[{ ts: Date.now() / 1000 }, { ts: Date.now() }]")]).await.unwrap_err();
+    assert_error(&e, "RangeError", &["insertMany event 1: \"ts\"", "milliseconds"]);
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 0.0);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_ttl_field_cannot_be_the_key_path() {
+    let name = db_name("ttlkeypath");
+    let s = open_manual(&name).await;
+    for (opts, parts) in [
+        ("({ ttlIndex: { field: 'id', expireAfter: 60 } })", vec!["ttlIndex.field \"id\" is the keyPath of collection \"c\"", "createdAt"]),
+        ("({ keyPath: 'at', ttlIndex: { field: 'at', expireAfter: 60 } })", vec!["ttlIndex.field \"at\" is the keyPath"]),
+    ] {
+        let e = try_call(&s, "collection", &["c".into(), js(opts)]).await.unwrap_err();
+        assert_error(&e, "TypeError", &parts);
+    }
+    // Nothing was defined: the collection does not exist yet.
+    assert!(!json(&raw_store(&name, "meta", "getAllKeys").await.into()).contains("collection:c"));
+    destroy(&name).await;
+}
