@@ -713,39 +713,61 @@ export type ExpiredEvent = CustomEvent<ExpiredEventDetail>;
 /** The `"change"` event. */
 export type ChangeEvent = CustomEvent<ChangeEventDetail>;
 
-/** Unit of numeric TTL-field values: seconds (default), milliseconds, microseconds, nanoseconds. */
+/** Unit of number and `BigInt` TTL-field values: seconds (default), milliseconds, microseconds, nanoseconds. */
 export type TimeUnit = "s" | "ms" | "us" | "ns";
 
 //#full: not in idb-ttl/lite
 /**
  * A TTL index: a document expires at `reference + expireAfter`, the reference being the value
- * of `field`: a number (Unix time in `unit`), an ISO-8601 string, a `Date`, or an array of
- * those (the earliest counts). A document whose field is missing, `null` or not a valid date
- * never expires (no error): the supported way to exempt a document.
+ * at `field`: a number or `BigInt` (Unix time in `unit`), an ISO-8601 string, a `Date`, or an
+ * array of those (the earliest counts). A document whose field is missing, `null`, `NaN`,
+ * `±Infinity` or not a valid date never expires (no error): the supported way to exempt a
+ * document. A number, `BigInt` or `Date` whose date, read in `unit`, is after year 9999 is
+ * refused with a `RangeError` (see `unit`).
  */
 export type TtlIndexOptions = TtlIndexWithExpireAfter | TtlIndexWithTiers;
 
 /** A TTL index with one window: documents are deleted at `reference + expireAfter`. */
 export interface TtlIndexWithExpireAfter {
-  /** The top-level document property holding the reference time. */
+  /**
+   * The field holding the reference time: a property name, or a dotted path into embedded
+   * documents (`"meta.createdAt"`) read as MongoDB reads one: through embedded objects, and
+   * through an array by each object in it (the values found form one array, so the earliest
+   * date counts). A top-level property literally named `"meta.createdAt"` is not that path.
+   * Not the collection's `keyPath`: that is a `TypeError` (MongoDB refuses `_id`).
+   */
   field: string;
   /** Seconds, or a duration without months/years (`"90 days"`, `"PT1H"`). `0`: the field is the expiry time. */
   expireAfter: TtlInput;
   /** @hidden */
   tiers?: never;
-  /** Unit of numeric field values. Default `"s"`. */
+  /**
+   * Unit of number and `BigInt` field values (YDB's: a `Uint64` of nanoseconds is `"ns"`).
+   * Default `"s"`. A value whose date in this unit is after year 9999 (`Date.now()`
+   * milliseconds under `"s"`) is refused with a `RangeError` that suggests the unit that fits.
+   */
   unit?: TimeUnit;
 }
 
 /** A TTL index with tiers (YDB): exactly one of `expireAfter` and `tiers`. */
 export interface TtlIndexWithTiers {
-  /** The top-level document property holding the reference time. */
+  /**
+   * The field holding the reference time: a property name, or a dotted path into embedded
+   * documents (`"meta.createdAt"`) read as MongoDB reads one: through embedded objects, and
+   * through an array by each object in it (the values found form one array, so the earliest
+   * date counts). A top-level property literally named `"meta.createdAt"` is not that path.
+   * Not the collection's `keyPath`: that is a `TypeError` (MongoDB refuses `_id`).
+   */
   field: string;
   /** The tiers, each reached at `reference + after`; see `TtlTiers`. */
   tiers: TtlTiers;
   /** @hidden */
   expireAfter?: never;
-  /** Unit of numeric field values. Default `"s"`. */
+  /**
+   * Unit of number and `BigInt` field values (YDB's: a `Uint64` of nanoseconds is `"ns"`).
+   * Default `"s"`. A value whose date in this unit is after year 9999 (`Date.now()`
+   * milliseconds under `"s"`) is refused with a `RangeError` that suggests the unit that fits.
+   */
   unit?: TimeUnit;
 }
 
@@ -791,11 +813,11 @@ export interface TtlTierInfo {
 
 /** `ttlIndex()`: the TTL index as stored, `expireAfter` in seconds. */
 export interface TtlIndexInfo {
-  /** The document property holding the reference time. */
+  /** The field (a property name or dotted path) holding the reference time. */
   field: string;
   /** Seconds; with tiers, the first tier's `after` (when documents leave the live data). */
   expireAfter: number;
-  /** Unit of numeric field values. */
+  /** Unit of number and `BigInt` field values. */
   unit: TimeUnit;
   /**
    * The tiers, `after` in seconds, when the index has an archive tier (a single delete tier is
@@ -826,8 +848,10 @@ export class Collection {
    * Stores a document, replacing the one with the same id.
    * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
    *   mistyped option, an unparsable expiry); nothing is written.
-   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
-   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `RangeError`: a NaN id, or a number, `BigInt` or `Date` in the TTL field whose date,
+   *   read in the index's `unit`, is after year 9999 (`Date.now()` milliseconds under
+   *   `unit: "s"`): the message names the document's id, the collection, the field, the value
+   *   and the unit, and suggests the unit that fits (`unit: "ms"`); nothing is written.
    * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
    *   the database.
    * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
@@ -842,8 +866,10 @@ export class Collection {
    * Stores documents in one transaction, all or nothing.
    * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
    *   mistyped option, an unparsable expiry); nothing is written.
-   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
-   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `RangeError`: a NaN id, or a number, `BigInt` or `Date` in the TTL field whose date,
+   *   read in the index's `unit`, is after year 9999 (`Date.now()` milliseconds under
+   *   `unit: "s"`): the message names the document's id, the collection, the field, the value
+   *   and the unit, and suggests the unit that fits (`unit: "ms"`); nothing is written.
    * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
    *   the database.
    * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
@@ -919,6 +945,9 @@ export class Collection {
    * @throws whatever the updater throws; nothing is written.
    * @throws `TypeError`: a bad id, a document whose id changed, an updater that returns a Promise;
    *   nothing is written.
+   * @throws `RangeError`: the new document's TTL field holds a number, `BigInt` or `Date` whose
+   *   date, read in the index's `unit`, is after year 9999, as `put` refuses it (the message names
+   *   the document, the field, the value and the unit); nothing is written.
    * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
    *   the database.
    * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
@@ -1021,9 +1050,16 @@ export type Granularity = "seconds" | "minutes" | "hours";
 //#full: not in idb-ttl/lite
 /** Options of `store.timeSeries(name, options)`. */
 export interface TimeSeriesOptions {
-  /** The event property holding its time: Unix seconds, an ISO-8601 string or a `Date`. */
+  /**
+   * The event field holding its time: a property name, or a dotted path (`"t.at"`) read as
+   * `ttlIndex.field` is. The time is Unix seconds, an ISO-8601 string or a `Date`; a number that
+   * looks like milliseconds (`Date.now()`) is refused with a `RangeError` naming the event.
+   */
   timeField: string;
-  /** The event property identifying its series (sensor, ticker...): events are bucketed per value. */
+  /**
+   * The event field identifying its series (sensor, ticker...), a property name or a dotted path
+   * (`"meta.sensor"`): events are bucketed per value.
+   */
   metaField?: string;
   /** Default `"seconds"`. */
   granularity?: Granularity;
@@ -1034,9 +1070,9 @@ export interface TimeSeriesOptions {
 
 /** `timeSeries.options`, `expireAfter` in seconds. */
 export interface TimeSeriesInfo {
-  /** The event property holding its time. */
+  /** The event field (a property name or dotted path) holding its time. */
   timeField: string;
-  /** The event property identifying its series; `null` for none. */
+  /** The event field (a property name or dotted path) identifying its series; `null` for none. */
   metaField: string | null;
   /** The bucket span. */
   granularity: Granularity;
@@ -1068,8 +1104,8 @@ export class TimeSeries {
    * Appends one event.
    * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
    *   mistyped option, an unparsable expiry); nothing is written.
-   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
-   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `RangeError`: an event time out of range (a number that looks like milliseconds, as
+   *   from `Date.now()`, or a year past 9999), naming the event; nothing is written.
    * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
    *   the database.
    * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
@@ -1084,8 +1120,8 @@ export class TimeSeries {
    * Appends events in one transaction, all or nothing; resolves to the bucket records written.
    * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
    *   mistyped option, an unparsable expiry); nothing is written.
-   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
-   *   like milliseconds, a year past 9999); nothing is written.
+   * @throws `RangeError`: an event time out of range (a number that looks like milliseconds, as
+   *   from `Date.now()`, or a year past 9999), naming the event; nothing is written.
    * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
    *   the database.
    * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
@@ -1712,9 +1748,12 @@ export class TtlStore {
   /**
    * Opens collection `name`, creating it if new.
    * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
-   *   mistyped option, an unparsable expiry); nothing is written.
-   * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
-   *   like milliseconds, a year past 9999); nothing is written.
+   *   mistyped option, an unparsable expiry, a `ttlIndex.field` equal to the `keyPath`); nothing
+   *   is written.
+   * @throws `RangeError`: a number out of range (a negative `expireAfter`, a tier out of order),
+   *   or, for a TTL index given to a collection that holds documents, a document whose TTL field
+   *   holds a date after year 9999 in the index's `unit` (as `Collection.put` refuses it); nothing
+   *   is written and the index is not created.
    * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
    *   the database.
    * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
@@ -1768,7 +1807,9 @@ export class TtlStore {
    * @throws `TypeError`: a snapshot item, a stream line or a value that is not what `export()`
    *   writes (nothing is written), or a collection or time series that exists with another
    *   definition.
-   * @throws `RangeError`: an expiry out of range (`NaN`, milliseconds); nothing is written.
+   * @throws `RangeError`: an expiry out of range (`NaN`, milliseconds), or a document whose TTL
+   *   field holds a date after year 9999 in its index's `unit` (as `Collection.put` refuses it);
+   *   nothing is written.
    * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
    *   the database.
    * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
