@@ -4,8 +4,9 @@
 //! record per bucket, not one per event.
 
 use crate::core::error::{Error, Result};
-use crate::core::expiry::{parse_exact_secs, TtlInput};
+use crate::core::expiry::TtlInput;
 use crate::core::text::quote;
+use crate::core::window::Window;
 
 /// Most events in one bucket record (MongoDB's default document limit).
 pub const MAX_EVENTS_PER_BUCKET: u32 = 1000;
@@ -72,8 +73,8 @@ pub struct SeriesOptions {
     pub meta_field: Option<String>,
     /// Bucket span.
     pub granularity: Granularity,
-    /// Seconds after which an event expires; `None`: never.
-    pub expire_after_secs: Option<f64>,
+    /// How long after its time an event expires (months allowed); `None`: never.
+    pub expire_after: Option<Window>,
 }
 
 impl SeriesOptions {
@@ -96,13 +97,13 @@ impl SeriesOptions {
             time_field: time_field.to_owned(),
             meta_field: meta_field.map(str::to_owned),
             granularity: granularity.map(Granularity::parse).transpose()?.unwrap_or(Granularity::Seconds),
-            expire_after_secs: expire_after.map(|e| parse_exact_secs("expireAfter", e)).transpose()?,
+            expire_after: expire_after.map(|e| Window::parse("expireAfter", e)).transpose()?,
         })
     }
 
     /// Events at or before this instant are expired at `now_ms`; `None` if events never expire.
     pub fn expired_through_ms(&self, now_ms: f64) -> Option<f64> {
-        self.expire_after_secs.map(|s| now_ms - s * 1000.0)
+        self.expire_after.map(|w| w.before(now_ms))
     }
 }
 
@@ -223,7 +224,7 @@ mod tests {
     #[test]
     fn options_are_validated() {
         let o = SeriesOptions::new("ts", Some("sensor"), Some("minutes"), Some(TtlInput::Text("7 days"))).unwrap();
-        assert_eq!(o.expire_after_secs, Some(604_800.0));
+        assert_eq!(o.expire_after, Some(Window::secs(604_800.0)));
         assert_eq!(o.expired_through_ms(T), Some(T - 604_800_000.0));
         let never = SeriesOptions::new("ts", None, None, None).unwrap();
         assert_eq!(never.granularity, Granularity::Seconds);

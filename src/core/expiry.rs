@@ -246,6 +246,13 @@ pub fn parse_exact_secs(what: &str, input: TtlInput<'_>) -> Result<f64, Error> {
     }
 }
 
+/// A duration given as seconds or a string, for windows that may hold calendar units
+/// (`expireAfter`, a tier's `after`): its calendar months and its exact remainder in ms.
+pub fn parse_window(what: &str, input: TtlInput<'_>) -> Result<(i64, f64), Error> {
+    let (_, months, ms) = parse_ttl(what, input)?;
+    Ok((months, ms))
+}
+
 /// The ttl as shown in messages, its calendar months and its exact remainder in ms.
 fn parse_ttl(what: &str, input: TtlInput<'_>) -> Result<(String, i64, f64), Error> {
     let (shown, months, ms) = match input {

@@ -17,3 +17,4 @@ pub mod snapshot;
 pub mod text;
 pub mod ttl_index;
 pub mod value;
+pub mod window;

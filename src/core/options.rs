@@ -12,7 +12,8 @@ use crate::core::modify::{ExpireIf, EXPIRE_IF_ACCEPTED};
 use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Ttl, TtlInput};
 use crate::core::reaper::ReapLimits;
 use crate::core::text::{js_number, replace_first};
-use crate::core::ttl_index::{tiers_secs, TierAction, TtlIndex};
+use crate::core::ttl_index::{tiers_windows, TierAction, TtlIndex};
+use crate::core::window::Window;
 use crate::core::value::{options, Value};
 
 /// The largest whole number a JS number holds exactly (`Number.MAX_SAFE_INTEGER`).
@@ -284,8 +285,9 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
         (Some(after), None) => TtlIndex::new(field, ttl_input("ttlIndex.expireAfter", after)?, unit),
         (None, Some(tiers)) => {
             let (first, archive_until) = tiers_option("ttlIndex.tiers", tiers)?;
-            let mut index = TtlIndex::new(field, TtlInput::Seconds(first), unit)?;
-            index.archive_until_secs = archive_until;
+            let mut index = TtlIndex::new(field, TtlInput::Seconds(0.0), unit)?;
+            index.expire_after = first;
+            index.archive_until = archive_until;
             Ok(index)
         }
         (None, None) => Err(Error::InvalidType(
@@ -295,8 +297,8 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
 }
 
 /// `tiers` (of a `ttlIndex`, or `setTiers(tiers)`): an array of `{ after, action }`, as
-/// (`expire_after_secs`, `archive_until_secs`) (see [`tiers_secs`]).
-pub fn tiers_option(what: &str, v: &Value) -> Result<(f64, Option<f64>)> {
+/// (`expire_after`, `archive_until`) (see [`tiers_windows`]).
+pub fn tiers_option(what: &str, v: &Value) -> Result<(Window, Option<Window>)> {
     let Value::List(items) = v else {
         return Err(wrong(what, v, "an array of { after, action: \"archive\" | \"delete\" }"));
     };
@@ -305,12 +307,12 @@ pub fn tiers_option(what: &str, v: &Value) -> Result<(f64, Option<f64>)> {
         let at = format!("{what}[{i}]");
         let [after, action] = options(&at, item, ["after", "action"])?;
         let after = after.ok_or_else(|| Error::InvalidType(format!("{at} needs after: seconds or a duration such as \"7 days\"")))?;
-        let after = parse_exact_secs(&format!("{at}.after"), ttl_input(&format!("{at}.after"), after)?)?;
+        let after = Window::parse(&format!("{at}.after"), ttl_input(&format!("{at}.after"), after)?)?;
         let action = text_option(&format!("{at}.action"), action, "\"archive\" or \"delete\"")?
             .ok_or_else(|| Error::InvalidType(format!("{at} needs action: \"archive\" or \"delete\"")))?;
         tiers.push((after, TierAction::parse(action).map_err(|e| prefix(e, &format!("{at}: ")))?));
     }
-    tiers_secs(&tiers)
+    tiers_windows(&tiers)
 }
 
 /// A duration that must be exact and above zero (`archiveFor`, a tier's `after`), in ms.
@@ -322,9 +324,9 @@ fn positive_duration_ms(what: &str, v: &Value) -> Result<f64> {
     Ok(secs * 1000.0)
 }
 
-/// `expireAfter` of `setExpireAfter(v)`: exact seconds.
-pub fn expire_after(v: &Value) -> Result<f64> {
-    parse_exact_secs("expireAfter", ttl_input("expireAfter", v)?)
+/// `expireAfter` of `setExpireAfter(v)`: seconds or a duration, months and years included.
+pub fn expire_after(v: &Value) -> Result<Window> {
+    Window::parse("expireAfter", ttl_input("expireAfter", v)?)
 }
 
 /// `{ timeField, metaField, granularity, expireAfter }` of `store.timeSeries(name, options)`;
@@ -552,7 +554,7 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(kp.as_deref(), Some("sid"));
-        assert_eq!(ttl.unwrap().expire_after_secs, 3600.0);
+        assert_eq!(ttl.unwrap().expire_after, Window::secs(3600.0));
         let m = type_error(collection_options(&rec(&[("ttlIndex", rec(&[("field", Text("at".into())), ("after", Number(1.0))]))])));
         assert_eq!(m, "ttlIndex has an unknown option \"after\"; accepted: field, expireAfter, unit, tiers");
         let m = type_error(collection_options(&rec(&[("ttlIndex", Null)])));
@@ -563,7 +565,7 @@ mod tests {
             rec(&[("after", Number(90.0 * 86_400.0)), ("action", Text("delete".into()))]),
         ]))
         .unwrap();
-        assert_eq!((t.expire_after_secs, t.archive_until_secs), (7.0 * 86_400.0, Some(90.0 * 86_400.0)));
+        assert_eq!((t.expire_after, t.archive_until), (Window::secs(7.0 * 86_400.0), Some(Window::secs(90.0 * 86_400.0))));
         let m = type_error(tiers(List(vec![rec(&[("after", Number(1.0)), ("action", Text("move".into()))])])));
         assert_eq!(m, "ttlIndex.tiers[0]: tier action \"move\" is not accepted; expected \"archive\" or \"delete\"");
         let m = type_error(tiers(List(vec![rec(&[("after", Number(1.0)), ("when", Number(2.0))])])));

@@ -5,6 +5,7 @@
 use crate::core::buckets::SeriesOptions;
 use crate::core::error::{Error, Result};
 use crate::core::ttl_index::TtlIndex;
+use crate::core::window::Window;
 
 /// Default period of the background reaper (MongoDB's TTL monitor runs every 60 s).
 pub const DEFAULT_REAP_INTERVAL_MS: f64 = 60_000.0;
@@ -162,9 +163,9 @@ pub struct OfferPlan<'a> {
     pub kind: OfferKind,
     /// The collection or time series (`None` for entries).
     pub name: Option<&'a str>,
-    /// Added to a record's time to get the `expiresAt` it is offered with: its delete tier when
-    /// it moves to an archive (infinite: none), its expiry otherwise.
-    pub after_ms: f64,
+    /// After a record's time, the `expiresAt` it is offered with: its delete tier when it moves
+    /// to an archive (infinite: none), its expiry otherwise.
+    pub after: Window,
     /// The archive the records move to; `None`: they are deleted.
     pub archive: Option<ArchiveId<'a>>,
 }
@@ -187,7 +188,7 @@ pub fn plan_pass<'a>(input: &PassInput<'a>, now_ms: f64) -> Vec<Turn<'a>> {
     let entries_offer = (hook || archive_for_ms.is_some()).then(|| OfferPlan {
         kind: OfferKind::Entry,
         name: None,
-        after_ms: archive_for_ms.unwrap_or(0.0),
+        after: Window { months: 0, ms: archive_for_ms.unwrap_or(0.0) },
         archive: archive_for_ms.map(|_| ArchiveId::Entries),
     });
     let mut turns = vec![Turn { whose: Whose::Entries, through_ms: now_ms, offer: entries_offer }];
@@ -197,18 +198,18 @@ pub fn plan_pass<'a>(input: &PassInput<'a>, now_ms: f64) -> Vec<Turn<'a>> {
         let Some(ttl) = ttl else { continue };
         // An archive tier offers each document with its delete tier; without one, with its
         // expiry.
-        let (after_ms, archive) = match ttl.archive_until_secs {
-            Some(until_secs) => (until_secs * 1000.0, Some(ArchiveId::Collection(name))),
-            None => (ttl.expire_after_secs * 1000.0, None),
+        let (after, archive) = match ttl.archive_until {
+            Some(until) => (until, Some(ArchiveId::Collection(name))),
+            None => (ttl.expire_after, None),
         };
-        let offer = (hook || archive.is_some()).then_some(OfferPlan { kind: OfferKind::Document, name: Some(name), after_ms, archive });
+        let offer = (hook || archive.is_some()).then_some(OfferPlan { kind: OfferKind::Document, name: Some(name), after, archive });
         turns.push(Turn { whose: Whose::Collection(name), through_ms: ttl.expired_through_ms(now_ms), offer });
         archives.push(archive_turn(ArchiveId::Collection(name), ttl.archive_through_ms(now_ms).unwrap_or(now_ms)));
     }
     for &(name, options) in &input.series {
         let Some(through_ms) = options.expired_through_ms(now_ms) else { continue };
-        let after_ms = options.expire_after_secs.unwrap_or(0.0) * 1000.0;
-        let offer = hook.then_some(OfferPlan { kind: OfferKind::Events, name: Some(name), after_ms, archive: None });
+        let after = options.expire_after.unwrap_or(Window::secs(0.0));
+        let offer = hook.then_some(OfferPlan { kind: OfferKind::Events, name: Some(name), after, archive: None });
         turns.push(Turn { whose: Whose::Series(name), through_ms, offer });
     }
     turns.extend(archives);
@@ -457,11 +458,13 @@ mod tests {
         const DAY: f64 = 24.0 * HOUR;
 
         fn ttl(expire_after_secs: f64, archive_until_secs: Option<f64>) -> TtlIndex {
-            TtlIndex { field: "at".into(), expire_after_secs, unit: TimeUnit::Seconds, archive_until_secs }
+            let (expire_after, archive_until) = (Window::secs(expire_after_secs), archive_until_secs.map(Window::secs));
+            TtlIndex { field: "at".into(), expire_after, unit: TimeUnit::Seconds, archive_until }
         }
 
         fn series(expire_after_secs: Option<f64>) -> SeriesOptions {
-            SeriesOptions { time_field: "ts".into(), meta_field: None, granularity: Granularity::Minutes, expire_after_secs }
+            let expire_after = expire_after_secs.map(Window::secs);
+            SeriesOptions { time_field: "ts".into(), meta_field: None, granularity: Granularity::Minutes, expire_after }
         }
 
         fn plain(whose: Whose<'static>, through_ms: f64) -> Turn<'static> {
@@ -473,7 +476,7 @@ mod tests {
                 Whose::Collection(n) | Whose::Series(n) => Some(n),
                 _ => None,
             };
-            Turn { whose, through_ms, offer: Some(OfferPlan { kind, name, after_ms, archive }) }
+            Turn { whose, through_ms, offer: Some(OfferPlan { kind, name, after: Window { months: 0, ms: after_ms }, archive }) }
         }
 
         use ArchiveId as A;

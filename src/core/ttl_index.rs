@@ -14,9 +14,10 @@
 //! expiry cut-off, not the documents: O(1), no rewrite (MongoDB `collMod`).
 
 use crate::core::error::{Error, Result};
-use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, TtlInput, MAX_EXPIRES_AT_SECS};
+use crate::core::expiry::{parse_expires_at, ExpiresAtInput, TtlInput, MAX_EXPIRES_AT_SECS};
 use crate::core::text::quote;
 use crate::core::value::Value;
+use crate::core::window::Window;
 
 /// `"seconds"`, `"milliseconds"`...: a unit in words, for messages.
 fn unit_words(u: TimeUnit) -> &'static str {
@@ -80,16 +81,16 @@ impl TimeUnit {
 /// A validated TTL index definition.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TtlIndex {
-    /// The document field holding the reference time (a top-level property name).
+    /// The document field holding the reference time (a dotted path, `"meta.createdAt"`).
     pub field: String,
-    /// Seconds after the reference at which a document expires.
-    pub expire_after_secs: f64,
+    /// How long after the reference a document expires (months allowed).
+    pub expire_after: Window,
     /// Unit of numeric field values.
     pub unit: TimeUnit,
-    /// Tiers (YDB): `None`, documents are deleted at `expire_after_secs`; `Some(secs)`, they move
-    /// to the collection's archive then, and are deleted `secs` after their reference (infinite:
+    /// Tiers (YDB): `None`, documents are deleted at `expire_after`; `Some(w)`, they move to the
+    /// collection's archive then, and are deleted `w` after their reference (an infinite `w`:
     /// kept until `archive.clear()`).
-    pub archive_until_secs: Option<f64>,
+    pub archive_until: Option<Window>,
 }
 
 /// What a tier does when a document reaches it.
@@ -112,19 +113,22 @@ impl TierAction {
     }
 }
 
-/// `ttlIndex.tiers` as (`expire_after_secs`, `archive_until_secs`): one `delete` tier is
-/// `expireAfter`; one `archive` tier archives for good; an `archive` tier then a later `delete`
-/// tier archives until the second. Anything else is refused, saying what is accepted.
-pub fn tiers_secs(tiers: &[(f64, TierAction)]) -> Result<(f64, Option<f64>)> {
+/// Forever: an archive tier with no delete tier after it.
+pub const FOREVER: Window = Window { months: 0, ms: f64::INFINITY };
+
+/// `ttlIndex.tiers` as (`expire_after`, `archive_until`): one `delete` tier is `expireAfter`;
+/// one `archive` tier archives for good; an `archive` tier then a later `delete` tier archives
+/// until the second. Anything else is refused, saying what is accepted.
+pub fn tiers_windows(tiers: &[(Window, TierAction)]) -> Result<(Window, Option<Window>)> {
     const SHAPES: &str = "one tier ({ after, action: \"delete\" } or { after, action: \"archive\" }) or an archive tier followed by a later delete tier";
     match tiers {
         [(after, TierAction::Delete)] => Ok((*after, None)),
-        [(after, TierAction::Archive)] => Ok((*after, Some(f64::INFINITY))),
-        [(first, TierAction::Archive), (last, TierAction::Delete)] if last > first => Ok((*first, Some(*last))),
+        [(after, TierAction::Archive)] => Ok((*after, Some(FOREVER))),
+        [(first, TierAction::Archive), (last, TierAction::Delete)] if last.always_longer_than(first) => Ok((*first, Some(*last))),
         [(first, TierAction::Archive), (last, TierAction::Delete)] => Err(Error::OutOfRange(format!(
-            "ttlIndex.tiers: the delete tier's after ({} s) must be later than the archive tier's ({} s)",
-            crate::core::text::js_number(*last),
-            crate::core::text::js_number(*first)
+            "ttlIndex.tiers: the delete tier's after ({}) must be later than the archive tier's ({}) for every date",
+            last.describe(),
+            first.describe()
         ))),
         [] => Err(Error::InvalidType(format!("ttlIndex.tiers is empty; expected {SHAPES}"))),
         [(_, TierAction::Delete), _, ..] => Err(Error::InvalidType(format!("ttlIndex.tiers: only the last tier may delete; expected {SHAPES}"))),
@@ -133,8 +137,8 @@ pub fn tiers_secs(tiers: &[(f64, TierAction)]) -> Result<(f64, Option<f64>)> {
 }
 
 impl TtlIndex {
-    /// Validates `{ field, expireAfter, unit }`. `expireAfter` is exact: seconds or a duration
-    /// without months or years.
+    /// Validates `{ field, expireAfter, unit }`. `expireAfter` is seconds or a duration, months
+    /// and years included (counted on the UTC calendar, see [`Window`]).
     pub fn new(field: &str, expire_after: TtlInput<'_>, unit: Option<&str>) -> Result<Self> {
         if field.is_empty() {
             return Err(Error::InvalidType(
@@ -143,9 +147,9 @@ impl TtlIndex {
         }
         Ok(TtlIndex {
             field: field.to_owned(),
-            expire_after_secs: parse_exact_secs("ttlIndex.expireAfter", expire_after)?,
+            expire_after: Window::parse("ttlIndex.expireAfter", expire_after)?,
             unit: unit.map(TimeUnit::parse).transpose()?.unwrap_or(TimeUnit::Seconds),
-            archive_until_secs: None,
+            archive_until: None,
         })
     }
 
@@ -211,27 +215,27 @@ impl TtlIndex {
 
     /// Documents whose reference is at or before this instant are expired at `now_ms`.
     pub fn expired_through_ms(&self, now_ms: f64) -> f64 {
-        now_ms - self.expire_after_secs * 1000.0
+        self.expire_after.before(now_ms)
     }
 
     /// Documents archived at or before this instant reached their delete tier at `now_ms`
     /// (`None`: the index has no archive tier).
     pub fn archive_through_ms(&self, now_ms: f64) -> Option<f64> {
-        self.archive_until_secs.map(|secs| now_ms - secs * 1000.0)
+        self.archive_until.map(|w| w.before(now_ms))
     }
 
     /// The tiers as given: `[(after secs, action)]`.
-    pub fn tiers(&self) -> Vec<(f64, TierAction)> {
-        match self.archive_until_secs {
-            None => vec![(self.expire_after_secs, TierAction::Delete)],
-            Some(until) if until.is_infinite() => vec![(self.expire_after_secs, TierAction::Archive)],
-            Some(until) => vec![(self.expire_after_secs, TierAction::Archive), (until, TierAction::Delete)],
+    pub fn tiers(&self) -> Vec<(Window, TierAction)> {
+        match self.archive_until {
+            None => vec![(self.expire_after, TierAction::Delete)],
+            Some(until) if until == FOREVER => vec![(self.expire_after, TierAction::Archive)],
+            Some(until) => vec![(self.expire_after, TierAction::Archive), (until, TierAction::Delete)],
         }
     }
 
     /// When a document with reference `reference_ms` expires.
     pub fn expires_at_ms(&self, reference_ms: f64) -> f64 {
-        reference_ms + self.expire_after_secs * 1000.0
+        self.expire_after.after(reference_ms)
     }
 
     /// Whether documents keyed by `other`'s references are keyed right for `self`: same field
@@ -329,8 +333,18 @@ mod tests {
         assert_eq!(absolute.expires_at_ms(T), T);
         assert_eq!(absolute.expired_through_ms(T), T);
         let days = TtlIndex::new("at", TtlInput::Text("90 days"), None).unwrap();
-        assert_eq!(days.expire_after_secs, 90.0 * 86_400.0);
+        assert_eq!(days.expire_after, Window::secs(90.0 * 86_400.0));
         assert_eq!(days.unit, TimeUnit::Seconds);
+        // Months on the UTC calendar (CockroachDB's '3 months'): expired once the reference is
+        // at or before now minus three months.
+        let quarter = TtlIndex::new("at", TtlInput::Text("3 months"), None).unwrap();
+        assert_eq!(quarter.expire_after, Window { months: 3, ms: 0.0 });
+        let apr_1 = T + 90.0 * 86_400_000.0; // 2027-04-01T00:00:00Z
+        assert_eq!(quarter.expires_at_ms(T), apr_1);
+        assert_eq!(quarter.expired_through_ms(apr_1), T);
+        assert!(quarter.expired_through_ms(apr_1 - 1.0) < T);
+        let year = TtlIndex::new("at", TtlInput::Text("P1Y"), None).unwrap();
+        assert_eq!(year.expires_at_ms(T), T + 365.0 * 86_400_000.0);
     }
 
     #[test]
@@ -339,8 +353,6 @@ mod tests {
         assert!(matches!(&e, Error::InvalidType(m) if m.contains("ttlIndex.field \"\"")), "{e}");
         let e = TtlIndex::new("at", TtlInput::Seconds(1.0), Some("minutes")).unwrap_err();
         assert!(matches!(&e, Error::InvalidType(m) if m.contains("\"minutes\"") && m.contains("\"ns\"")), "{e}");
-        let e = TtlIndex::new("at", TtlInput::Text("3 months"), None).unwrap_err();
-        assert!(matches!(&e, Error::OutOfRange(m) if m.contains("ttlIndex.expireAfter")), "{e}");
         let e = TtlIndex::new("at", TtlInput::Seconds(-1.0), None).unwrap_err();
         assert!(matches!(&e, Error::OutOfRange(m) if m.contains("ttlIndex.expireAfter -1")), "{e}");
     }
@@ -348,9 +360,15 @@ mod tests {
     #[test]
     fn tiers_are_one_delete_one_archive_or_archive_then_delete() {
         use TierAction::{Archive, Delete};
-        assert_eq!(tiers_secs(&[(60.0, Delete)]).unwrap(), (60.0, None));
-        assert_eq!(tiers_secs(&[(60.0, Archive)]).unwrap(), (60.0, Some(f64::INFINITY)));
-        assert_eq!(tiers_secs(&[(60.0, Archive), (600.0, Delete)]).unwrap(), (60.0, Some(600.0)));
+        let tiers_secs = |t: &[(f64, TierAction)]| tiers_windows(&t.iter().map(|&(s, a)| (Window::secs(s), a)).collect::<Vec<_>>());
+        let w = Window::secs;
+        assert_eq!(tiers_secs(&[(60.0, Delete)]).unwrap(), (w(60.0), None));
+        assert_eq!(tiers_secs(&[(60.0, Archive)]).unwrap(), (w(60.0), Some(FOREVER)));
+        assert_eq!(tiers_secs(&[(60.0, Archive), (600.0, Delete)]).unwrap(), (w(60.0), Some(w(600.0))));
+        let month = Window { months: 1, ms: 0.0 };
+        assert_eq!(tiers_windows(&[(w(7.0 * 86_400.0), Archive), (month, Delete)]).unwrap(), (w(7.0 * 86_400.0), Some(month)));
+        let e = tiers_windows(&[(w(30.0 * 86_400.0), Archive), (month, Delete)]).unwrap_err();
+        assert!(e.to_string().contains("the delete tier's after (P1M) must be later than the archive tier's (2592000 s) for every date"), "{e}");
         let refused = [
             (vec![], "ttlIndex.tiers is empty"),
             (vec![(60.0, Delete), (600.0, Archive)], "only the last tier may delete"),
@@ -367,13 +385,13 @@ mod tests {
         assert!(TierAction::parse("move").unwrap_err().to_string().contains("tier action \"move\" is not accepted"));
         // The tiers read back as given, and the archive's delete cut-off follows them.
         let mut i = index("s", 60.0);
-        assert_eq!(i.tiers(), vec![(60.0, Delete)]);
+        assert_eq!(i.tiers(), vec![(w(60.0), Delete)]);
         assert_eq!(i.archive_through_ms(T), None);
-        i.archive_until_secs = Some(600.0);
-        assert_eq!(i.tiers(), vec![(60.0, Archive), (600.0, Delete)]);
+        i.archive_until = Some(w(600.0));
+        assert_eq!(i.tiers(), vec![(w(60.0), Archive), (w(600.0), Delete)]);
         assert_eq!(i.archive_through_ms(T), Some(T - 600_000.0));
-        i.archive_until_secs = Some(f64::INFINITY);
-        assert_eq!(i.tiers(), vec![(60.0, Archive)]);
+        i.archive_until = Some(FOREVER);
+        assert_eq!(i.tiers(), vec![(w(60.0), Archive)]);
         assert_eq!(i.archive_through_ms(T), Some(f64::NEG_INFINITY));
     }
 

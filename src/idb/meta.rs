@@ -11,6 +11,7 @@ use super::Conn;
 use crate::core::buckets::{Granularity, SeriesOptions};
 use crate::core::error::Result;
 use crate::core::ttl_index::{TimeUnit, TtlIndex};
+use crate::core::window::Window;
 
 /// A stored definition.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,9 +62,11 @@ impl Definition {
                 key_path,
                 ttl_index: ttl.as_ref().map(|t| StoredTtl {
                     field: t.field.clone(),
-                    expire_after_secs: t.expire_after_secs,
+                    expire_after_secs: t.expire_after.ms / 1000.0,
+                    expire_after_months: t.expire_after.months,
                     unit: t.unit.name().into(),
-                    archive_until_secs: t.archive_until_secs,
+                    archive_until_secs: t.archive_until.map(|w| w.ms / 1000.0),
+                    archive_until_months: t.archive_until.map_or(0, |w| w.months),
                 }),
                 keyed_by: keyed_by.as_ref().map(|(field, unit)| StoredKeyedBy { field: field.clone(), unit: unit.name().into() }),
             },
@@ -72,7 +75,8 @@ impl Definition {
                 time_field: &options.time_field,
                 meta_field: options.meta_field.as_deref(),
                 granularity: options.granularity.name(),
-                expire_after_secs: options.expire_after_secs,
+                expire_after_secs: options.expire_after.map(|w| w.ms / 1000.0),
+                expire_after_months: options.expire_after.map_or(0, |w| w.months),
             },
         };
         // Plain data: serializing it cannot fail.
@@ -87,10 +91,10 @@ impl Definition {
                 let ttl = match read.ttl_index {
                     Some(t) => Some(TtlIndex {
                         field: t.field,
-                        expire_after_secs: t.expire_after_secs,
+                        expire_after: window(t.expire_after_months, t.expire_after_secs),
                         unit: TimeUnit::parse(&t.unit).ok()?,
                         // Absent in definitions written before tiers: delete at expireAfter.
-                        archive_until_secs: t.archive_until_secs,
+                        archive_until: t.archive_until_secs.map(|secs| window(t.archive_until_months, secs)),
                     }),
                     None => None,
                 };
@@ -106,7 +110,7 @@ impl Definition {
                     time_field: read.time_field?,
                     meta_field: read.meta_field,
                     granularity: Granularity::parse(&read.granularity?).ok()?,
-                    expire_after_secs: read.expire_after_secs,
+                    expire_after: read.expire_after_secs.map(|secs| window(read.expire_after_months, secs)),
                 },
             }),
             _ => None,
@@ -136,7 +140,19 @@ enum StoredDefinition<'a> {
         granularity: &'static str,
         #[serde(rename = "expireAfterSecs")]
         expire_after_secs: Option<f64>,
+        #[serde(rename = "expireAfterMonths", skip_serializing_if = "is_zero")]
+        expire_after_months: i64,
     },
+}
+
+/// Months are stored only when a window has them (definitions stay as every version wrote them).
+fn is_zero(months: &i64) -> bool {
+    *months == 0
+}
+
+/// A stored window: its months (0 when absent) and exact seconds.
+fn window(months: i64, secs: f64) -> Window {
+    Window { months, ms: secs * 1000.0 }
 }
 
 /// A collection's TTL index as stored.
@@ -145,10 +161,15 @@ enum StoredDefinition<'a> {
 struct StoredTtl {
     field: String,
     expire_after_secs: f64,
+    /// Absent without calendar units, as `archiveUntilMonths`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    expire_after_months: i64,
     unit: String,
     /// Absent without an archive tier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     archive_until_secs: Option<f64>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    archive_until_months: i64,
 }
 
 /// The field and unit a collection's documents are keyed by, as stored.
@@ -178,6 +199,8 @@ struct ReadDefinition {
     granularity: Option<String>,
     #[serde(default)]
     expire_after_secs: Option<f64>,
+    #[serde(default)]
+    expire_after_months: i64,
 }
 
 /// The `meta` key of collection `name`.

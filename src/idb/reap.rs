@@ -22,6 +22,7 @@ use super::runner::{req, Ask, Run};
 use super::schema::{ARCHIVE, BY_ITEM, ENTRIES};
 use super::Conn;
 use crate::core::error::{Error, Result};
+use crate::core::window::Window;
 #[cfg(feature = "full")]
 use crate::timer::within;
 
@@ -59,7 +60,7 @@ pub struct Expired {
 struct Offered {
     kind: &'static str,
     name: Option<String>,
-    after_ms: f64,
+    after: Window,
     archive: Option<JsValue>,
     hook: Option<js_sys::Function>,
     now: f64,
@@ -90,7 +91,7 @@ impl Expired {
         let offer = Offered {
             kind: how.kind,
             name: how.name.map(str::to_owned),
-            after_ms: how.after_ms,
+            after: how.after,
             archive: how.archive,
             hook: how.hook.cloned(),
             now: how.now,
@@ -118,10 +119,10 @@ pub struct Offer<'a> {
     pub kind: &'static str,
     /// The collection or time series (`None` for entries).
     pub name: Option<&'a str>,
-    /// Added to a record's time (expiry, reference, latest event) to get the `expiresAt` it is
-    /// offered with: for a delete, when it expired; for an archive move, its delete tier
-    /// (infinite: none, offered as `null`).
-    pub after_ms: f64,
+    /// After a record's time (expiry, reference, latest event), the `expiresAt` it is offered
+    /// with: for a delete, when it expired; for an archive move, its delete tier (infinite:
+    /// none, offered as `null`).
+    pub after: Window,
     /// Moves the records to the archive (`c` = this) instead of deleting them.
     pub archive: Option<JsValue>,
     /// `onExpire`, if given.
@@ -252,13 +253,13 @@ impl Conn {
         let items: Vec<_> = pks.iter().zip(&recs).map(|(pk, rec)| item(how.kind, pk, rec)).collect();
         // A record whose delete tier is already past (the pass came late: a hook that kept
         // failing) is offered as a delete, and deleted rather than archived.
-        let archived: Vec<bool> = items.iter().map(|(_, time, _)| how.archive.is_some() && time + how.after_ms > how.now).collect();
+        let archived: Vec<bool> = items.iter().map(|(_, time, _)| how.archive.is_some() && how.after.after(*time) > how.now).collect();
         if let Some(hook) = &how.hook {
             let records: Vec<HandOffRecord> = items
                 .iter()
                 .zip(&archived)
                 .map(|((key, time, value), &archive)| {
-                    let at = time + how.after_ms;
+                    let at = how.after.after(*time);
                     HandOffRecord {
                         kind: how.kind,
                         key: key.clone(),

@@ -5,6 +5,7 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 use super::{run, U};
+use crate::core::window::Window;
 use crate::store::{Collection, Store};
 
 /// One archive: the key-value entries' (`id` = 0) or a collection's (`id` = its name).
@@ -20,8 +21,8 @@ pub struct Archive {
 impl Archive {
     /// Store, archive, and how long its records stay after the time they were keyed by (read
     /// at the call: the tiers may have changed).
-    fn parts(&self) -> (Store, JsValue, f64) {
-        let after = self.of.as_ref().map_or_else(|| self.store.entries_archive_ms(), Collection::archive_after_ms);
+    fn parts(&self) -> (Store, JsValue, Window) {
+        let after = self.of.as_ref().map_or_else(|| self.store.entries_archive(), Collection::archive_after);
         (self.store.clone(), self.id.clone(), after)
     }
 }

@@ -15,6 +15,7 @@ use crate::core::options::{self, prefix, rename, Query};
 use crate::core::text::quote;
 use crate::core::ttl_index::TtlIndex;
 use crate::core::value::Value;
+use crate::core::window::Window;
 pub use crate::idb::refused;
 use crate::idb::{EventsIn, Write};
 use crate::store::DocIn;
@@ -248,12 +249,12 @@ pub fn series_options(v: &JsValue) -> Result<Option<SeriesOptions>> {
 }
 
 /// `expireAfter` of `setExpireAfter(v)`.
-pub fn expire_after(v: &JsValue) -> Result<f64> {
+pub fn expire_after(v: &JsValue) -> Result<Window> {
     options::expire_after(&value(v, "expireAfter")?)
 }
 
-/// `tiers` of `setTiers(tiers)`: (`expire_after_secs`, `archive_until_secs`).
-pub fn tiers(v: &JsValue) -> Result<(f64, Option<f64>)> {
+/// `tiers` of `setTiers(tiers)`: (`expire_after`, `archive_until`).
+pub fn tiers(v: &JsValue) -> Result<(Window, Option<Window>)> {
     options::tiers_option("tiers", &value(v, "tiers")?)
 }
 

@@ -16,6 +16,8 @@ use crate::idb::EntryRecord;
 use crate::core::reaper::{ReapReport, ReaperStats};
 #[cfg(feature = "full")]
 use crate::core::ttl_index::{TierAction, TtlIndex};
+#[cfg(feature = "full")]
+use crate::core::window::{Window, WindowShown};
 use crate::store::{ImportReport, Store};
 
 /// `v` as a plain JS object.
@@ -168,9 +170,9 @@ pub(super) fn view_entry(rec: &EntryRecord) -> JsValue {
 
 #[cfg(feature = "full")]
 /// A document as a collection's live view shows it: its id as `key`; `expiresAt` its reference
-/// plus the TTL index's window (`after_ms`), `null` without either.
-pub(super) fn doc_view_entry(rec: &DocRecord, after_ms: Option<f64>) -> JsValue {
-    let at = after_ms.map(|a| rec.r + a).filter(|at| at.is_finite());
+/// plus the TTL index's window (`after`), `null` without either.
+pub(super) fn doc_view_entry(rec: &DocRecord, after: Option<Window>) -> JsValue {
+    let at = after.map(|w| w.after(rec.r)).filter(|at| at.is_finite());
     to_js(&ViewEntry { key: rec.i.clone(), value: rec.v.clone(), expires_at: at.map(|ms| ms / 1000.0), at: at.unwrap_or(NEVER_MS) })
 }
 
@@ -181,48 +183,67 @@ fn wasm_memory_bytes() -> f64 {
 }
 
 #[cfg(feature = "full")]
-/// `TtlIndexInfo`: the TTL index as stored, `expireAfter` in seconds; `tiers` only with an
-/// archive tier.
+/// A window as read back: seconds, or an ISO-8601 duration when it has months or years.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Span {
+    Secs(f64),
+    Text(String),
+}
+
+#[cfg(feature = "full")]
+impl From<Window> for Span {
+    fn from(w: Window) -> Span {
+        match w.shown() {
+            WindowShown::Secs(s) => Span::Secs(s),
+            WindowShown::Text(t) => Span::Text(t),
+        }
+    }
+}
+
+#[cfg(feature = "full")]
+/// `TtlIndexInfo`: the TTL index as stored, `expireAfter` in seconds (an ISO-8601 duration with
+/// months or years); `tiers` only with an archive tier.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct TtlIndexInfo<'a> {
     field: &'a str,
-    expire_after: f64,
+    expire_after: Span,
     unit: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     tiers: Option<Vec<Tier>>,
 }
 
 #[cfg(feature = "full")]
-/// `TtlTierInfo`: `after` in seconds.
+/// `TtlTierInfo`: `after` in seconds (or an ISO-8601 duration).
 #[derive(Serialize)]
 struct Tier {
-    after: f64,
+    after: Span,
     action: &'static str,
 }
 
 #[cfg(feature = "full")]
 impl<'a> From<&'a TtlIndex> for TtlIndexInfo<'a> {
     fn from(t: &'a TtlIndex) -> Self {
-        let tier = |(after, action)| Tier { after, action: if action == TierAction::Archive { "archive" } else { "delete" } };
+        let tier = |(after, action): (Window, TierAction)| Tier { after: after.into(), action: if action == TierAction::Archive { "archive" } else { "delete" } };
         TtlIndexInfo {
             field: &t.field,
-            expire_after: t.expire_after_secs,
+            expire_after: t.expire_after.into(),
             unit: t.unit.name(),
-            tiers: t.archive_until_secs.map(|_| t.tiers().into_iter().map(tier).collect()),
+            tiers: t.archive_until.map(|_| t.tiers().into_iter().map(tier).collect()),
         }
     }
 }
 
 #[cfg(feature = "full")]
-/// `TimeSeriesInfo`: a time series' options, `expireAfter` in seconds.
+/// `TimeSeriesInfo`: a time series' options, `expireAfter` in seconds (or an ISO-8601 duration).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct SeriesInfo<'a> {
     time_field: &'a str,
     meta_field: Option<&'a str>,
     granularity: &'static str,
-    expire_after: Option<f64>,
+    expire_after: Option<Span>,
 }
 
 #[cfg(feature = "full")]
@@ -232,7 +253,7 @@ impl<'a> From<&'a SeriesOptions> for SeriesInfo<'a> {
             time_field: &o.time_field,
             meta_field: o.meta_field.as_deref(),
             granularity: o.granularity.name(),
-            expire_after: o.expire_after_secs,
+            expire_after: o.expire_after.map(Span::from),
         }
     }
 }

@@ -220,7 +220,7 @@ impl Store {
         #[cfg(feature = "full")]
         for (name, options, events) in input.series {
             if let Some(Definition::Series { options: have, .. }) = conn.definition(&series_key(&name)).await? {
-                let shape = SeriesOptions { expire_after_secs: have.expire_after_secs, ..options.clone() };
+                let shape = SeriesOptions { expire_after: have.expire_after, ..options.clone() };
                 if shape != have {
                     return Err(Error::InvalidType(format!(
                         "import: time series {} exists here with another timeField, metaField or granularity than in the snapshot",

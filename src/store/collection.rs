@@ -8,9 +8,10 @@ use wasm_bindgen::prelude::*;
 
 use super::Store;
 use crate::core::error::{Error, Result};
-use crate::core::text::{js_number, quote};
+use crate::core::text::quote;
 use crate::core::ttl_index::{TimeUnit, TtlIndex};
 use crate::core::value::Value;
+use crate::core::window::Window;
 use crate::idb::{Definition, DocRecord, DocWrite};
 use crate::timer::now_ms;
 
@@ -77,11 +78,11 @@ impl Store {
     }
 
     /// The live documents of collection `name` a view shows (of `ids` only, when given), with
-    /// the milliseconds a document lives after its reference (`None`: no TTL index, nothing
-    /// expires); the definition as this store's handles last read it.
-    pub async fn view_collection(&self, name: &str, ids: Option<Vec<JsValue>>) -> Result<(Vec<DocRecord>, Option<f64>)> {
+    /// how long a document lives after its reference (`None`: no TTL index, nothing expires);
+    /// the definition as this store's handles last read it.
+    pub async fn view_collection(&self, name: &str, ids: Option<Vec<JsValue>>) -> Result<(Vec<DocRecord>, Option<Window>)> {
         let ttl = self.0.collections.borrow().get(name).and_then(|s| s.borrow().ttl.clone());
-        let after = ttl.as_ref().map(|t| t.expire_after_secs * 1000.0);
+        let after = ttl.as_ref().map(|t| t.expire_after);
         let cutoff = ttl.as_ref().map_or(f64::NEG_INFINITY, |t| t.expired_through_ms(now_ms()));
         let conn = self.live().await?;
         let mut recs = conn.view_docs(name, ids.as_deref(), cutoff).await?;
@@ -132,10 +133,10 @@ impl Store {
         match (ttl, collection.ttl_index()) {
             (Some(asked), Some(have)) if asked != have => {
                 return Err(Error::InvalidType(format!(
-                    "collection {} already has a TTL index on {} (expireAfter {} s, unit {}); a collection has one TTL index: change it with setExpireAfter() or dropTtlIndex() first",
+                    "collection {} already has a TTL index on {} (expireAfter {}, unit {}); a collection has one TTL index: change it with setExpireAfter() or dropTtlIndex() first",
                     quote(name),
                     quote(&have.field),
-                    js_number(have.expire_after_secs),
+                    have.expire_after.describe(),
                     have.unit.name()
                 )));
             }
@@ -193,7 +194,7 @@ impl Collection {
         let state = self.state.borrow();
         let index = match (&state.ttl, &state.keyed_by) {
             (Some(t), _) => t.clone(),
-            (None, Some((field, unit))) => TtlIndex { field: field.clone(), expire_after_secs: 0.0, unit: *unit, archive_until_secs: None },
+            (None, Some((field, unit))) => TtlIndex { field: field.clone(), expire_after: Window::secs(0.0), unit: *unit, archive_until: None },
             (None, None) => return Ok(f64::INFINITY),
         };
         doc_reference_ms(&index, &self.name, id, v)
@@ -333,7 +334,7 @@ impl Collection {
     }
 
     /// Changes the TTL window (MongoDB `collMod`): only the definition is written, no document.
-    pub async fn set_expire_after(&self, secs: f64) -> Result<()> {
+    pub async fn set_expire_after(&self, window: Window) -> Result<()> {
         let mut next = self.stored().await?;
         let Some(ttl) = next.ttl.as_mut() else {
             return Err(Error::InvalidType(format!(
@@ -342,7 +343,7 @@ impl Collection {
                 quote(&self.name)
             )));
         };
-        ttl.expire_after_secs = secs;
+        ttl.expire_after = window;
         self.save(next).await?;
         self.changed("setExpireAfter", Array::new());
         Ok(())
@@ -350,7 +351,7 @@ impl Collection {
 
     /// Changes the tiers (YDB): only the definition is written, no document (archived ones are
     /// keyed by their reference too, so the delete tier moves with it).
-    pub async fn set_tiers(&self, expire_after_secs: f64, archive_until_secs: Option<f64>) -> Result<()> {
+    pub async fn set_tiers(&self, expire_after: Window, archive_until: Option<Window>) -> Result<()> {
         let mut next = self.stored().await?;
         let Some(ttl) = next.ttl.as_mut() else {
             return Err(Error::InvalidType(format!(
@@ -359,17 +360,17 @@ impl Collection {
                 quote(&self.name)
             )));
         };
-        ttl.expire_after_secs = expire_after_secs;
-        ttl.archive_until_secs = archive_until_secs;
+        ttl.expire_after = expire_after;
+        ttl.archive_until = archive_until;
         self.save(next).await?;
         self.changed("setTiers", Array::new());
         Ok(())
     }
 
-    /// How long after its reference an archived document stays readable, in ms (0 without an
+    /// How long after its reference an archived document stays readable (0 without an
     /// archive tier: then nothing archived is shown).
-    pub fn archive_after_ms(&self) -> f64 {
-        self.state.borrow().ttl.as_ref().and_then(|t| t.archive_until_secs).map_or(0.0, |s| s * 1000.0)
+    pub fn archive_after(&self) -> Window {
+        self.state.borrow().ttl.as_ref().and_then(|t| t.archive_until).unwrap_or(Window::secs(0.0))
     }
 
     /// Removes the TTL index: documents never expire any more (they keep their keys, so adding

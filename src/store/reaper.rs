@@ -252,7 +252,7 @@ fn expired(turn: &Turn<'_>, hook: Option<&js_sys::Function>, now: f64) -> Expire
         OfferKind::Document => "document",
         OfferKind::Events => "events",
     };
-    expired.offered(Offer { kind, name: plan.name, after_ms: plan.after_ms, archive: plan.archive.map(archive_c), hook, now })
+    expired.offered(Offer { kind, name: plan.name, after: plan.after, archive: plan.archive.map(archive_c), hook, now })
 }
 
 /// The `c` an archive's records are stored under.

@@ -36,7 +36,7 @@ impl Store {
         let options = match (stored, options) {
             (Some(have), None) => have,
             (Some(have), Some(asked)) => {
-                let same_shape = SeriesOptions { expire_after_secs: have.expire_after_secs, ..asked.clone() } == have;
+                let same_shape = SeriesOptions { expire_after: have.expire_after, ..asked.clone() } == have;
                 if !same_shape {
                     return Err(Error::InvalidType(format!(
                         "time series {} exists with timeField {}, metaField {}, granularity {}; only expireAfter can change",
