@@ -252,6 +252,17 @@ pub fn expire_options(v: &Value) -> Result<(ExpirySpec, Option<ExpireIf>)> {
     Ok((ExpirySpec::parse_for_expire(ttl, at, idle)?, only))
 }
 
+/// The options of `collection.expire(id, options)`: `{ ttl }` or `{ expiresAt }`.
+pub fn doc_expire_options(v: &Value) -> Result<ExpirySpec> {
+    let [ttl, expires_at] = options("expire options", v, ["ttl", "expiresAt"])?;
+    if ttl.is_none() && expires_at.is_none() {
+        return Err(Error::InvalidType("collection.expire(id, options) needs { ttl } or { expiresAt }".into()));
+    }
+    let ttl = ttl.map(|t| ttl_input("ttl", t)).transpose()?;
+    let at = expires_at.map(|a| expires_at_input("expiresAt", a)).transpose()?;
+    ExpirySpec::parse(ttl, at, false, None)
+}
+
 /// The options of `incr` and `update` (`what` names them): an expiry, or none; `keepTtl` is what
 /// they do without one, so it is not among them.
 pub fn modify_options(what: &str, v: &Value) -> Result<ExpirySpec> {
@@ -275,17 +286,30 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
     if matches!(v, Value::Null) {
         return Err(wrong("ttlIndex", v, "{ field, expireAfter or tiers, unit? }"));
     }
-    let [field, expire_after, unit, tiers] = options("ttlIndex", v, ["field", "expireAfter", "unit", "tiers"])?;
+    let [field, expire_after, unit, tiers, automatic] = options("ttlIndex", v, ["field", "expireAfter", "unit", "tiers", "automatic"])?;
     let example = "the name of a document field, e.g. \"createdAt\"";
-    let field = field_name("ttlIndex.field", field, example)?
-        .ok_or_else(|| wrong("ttlIndex.field", &Value::Undefined, example))?;
+    let automatic = bool_option("ttlIndex.automatic", automatic)?.unwrap_or(false);
+    let field = field_name("ttlIndex.field", field, example)?;
     let unit = text_option("ttlIndex.unit", unit, "\"s\", \"ms\", \"us\" or \"ns\"")?;
+    let new = |after: TtlInput<'_>| match (automatic, field) {
+        (true, None) if unit.is_none() => TtlIndex::automatic(after),
+        (true, _) => Err(Error::InvalidType(format!(
+            "ttlIndex.automatic: true stamps each document's expiry at its write; give no {} with it",
+            if field.is_some() { "field (the reference is the write time)" } else { "unit" }
+        ))),
+        (false, Some(field)) => TtlIndex::new(field, after, unit),
+        (false, None) => Err(wrong(
+            "ttlIndex.field",
+            &Value::Undefined,
+            &format!("{example}, or automatic: true to expire documents expireAfter after their last write"),
+        )),
+    };
     match (expire_after, tiers) {
         (Some(_), Some(_)) => Err(Error::InvalidType("ttlIndex has both expireAfter and tiers; give one (expireAfter is the one-tier shorthand)".into())),
-        (Some(after), None) => TtlIndex::new(field, ttl_input("ttlIndex.expireAfter", after)?, unit),
+        (Some(after), None) => new(ttl_input("ttlIndex.expireAfter", after)?),
         (None, Some(tiers)) => {
             let (first, archive_until) = tiers_option("ttlIndex.tiers", tiers)?;
-            let mut index = TtlIndex::new(field, TtlInput::Seconds(0.0), unit)?;
+            let mut index = new(TtlInput::Seconds(0.0))?;
             index.expire_after = first;
             index.archive_until = archive_until;
             Ok(index)

@@ -459,7 +459,7 @@ mod tests {
 
         fn ttl(expire_after_secs: f64, archive_until_secs: Option<f64>) -> TtlIndex {
             let (expire_after, archive_until) = (Window::secs(expire_after_secs), archive_until_secs.map(Window::secs));
-            TtlIndex { field: "at".into(), expire_after, unit: TimeUnit::Seconds, archive_until }
+            TtlIndex { field: "at".into(), automatic: false, expire_after, unit: TimeUnit::Seconds, archive_until }
         }
 
         fn series(expire_after_secs: Option<f64>) -> SeriesOptions {

@@ -81,8 +81,12 @@ impl TimeUnit {
 /// A validated TTL index definition.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TtlIndex {
-    /// The document field holding the reference time (a dotted path, `"meta.createdAt"`).
+    /// The document field holding the reference time (a dotted path, `"meta.createdAt"`); `""`
+    /// for an automatic index.
     pub field: String,
+    /// CockroachDB's `ttl_expire_after`: each document's reference is the time of its last write
+    /// (stamped by the store), not a field.
+    pub automatic: bool,
     /// How long after the reference a document expires (months allowed).
     pub expire_after: Window,
     /// Unit of numeric field values.
@@ -147,6 +151,7 @@ impl TtlIndex {
         }
         Ok(TtlIndex {
             field: field.to_owned(),
+            automatic: false,
             expire_after: Window::parse("ttlIndex.expireAfter", expire_after)?,
             unit: unit.map(TimeUnit::parse).transpose()?.unwrap_or(TimeUnit::Seconds),
             archive_until: None,
@@ -241,7 +246,24 @@ impl TtlIndex {
     /// Whether documents keyed by `other`'s references are keyed right for `self`: same field
     /// and unit (then changing `expireAfter` needs no rewrite).
     pub fn same_reference(&self, other: &TtlIndex) -> bool {
-        self.field == other.field && self.unit == other.unit
+        self.field == other.field && self.unit == other.unit && self.automatic == other.automatic
+    }
+
+    /// An automatic index (CockroachDB `ttl_expire_after`): documents expire `expire_after` after
+    /// their last write.
+    pub fn automatic(expire_after: TtlInput<'_>) -> Result<Self> {
+        Ok(TtlIndex {
+            field: String::new(),
+            automatic: true,
+            expire_after: Window::parse("ttlIndex.expireAfter", expire_after)?,
+            unit: TimeUnit::Seconds,
+            archive_until: None,
+        })
+    }
+
+    /// The field documents are read for (`None` for an automatic index).
+    pub fn field_path(&self) -> Option<&str> {
+        (!self.automatic).then_some(self.field.as_str())
     }
 }
 

@@ -62,6 +62,7 @@ impl Definition {
                 key_path,
                 ttl_index: ttl.as_ref().map(|t| StoredTtl {
                     field: t.field.clone(),
+                    automatic: t.automatic,
                     expire_after_secs: t.expire_after.ms / 1000.0,
                     expire_after_months: t.expire_after.months,
                     unit: t.unit.name().into(),
@@ -91,6 +92,7 @@ impl Definition {
                 let ttl = match read.ttl_index {
                     Some(t) => Some(TtlIndex {
                         field: t.field,
+                        automatic: t.automatic,
                         expire_after: window(t.expire_after_months, t.expire_after_secs),
                         unit: TimeUnit::parse(&t.unit).ok()?,
                         // Absent in definitions written before tiers: delete at expireAfter.
@@ -150,6 +152,10 @@ fn is_zero(months: &i64) -> bool {
     *months == 0
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 /// A stored window: its months (0 when absent) and exact seconds.
 fn window(months: i64, secs: f64) -> Window {
     Window { months, ms: secs * 1000.0 }
@@ -160,6 +166,9 @@ fn window(months: i64, secs: f64) -> Window {
 #[serde(rename_all = "camelCase")]
 struct StoredTtl {
     field: String,
+    /// Absent but for an automatic index (its `field` is `""`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    automatic: bool,
     expire_after_secs: f64,
     /// Absent without calendar units, as `archiveUntilMonths`.
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -84,7 +84,7 @@ fn import_input(snapshot: &JsValue) -> Result<ImportInput> {
         ]);
         let (key_path, ttl) = collection_options(&options).map_err(|e| prefix(e, &format!("{at}: ")))?;
         let key_path = key_path.unwrap_or_else(|| "id".into());
-        let docs = convert::docs(&format!("{at}.documents"), &list(&c, "documents"), &key_path, ttl.as_ref().map(|t| t.field.as_str()))?;
+        let docs = convert::docs(&format!("{at}.documents"), &list(&c, "documents"), &key_path, ttl.as_ref().and_then(|t| t.field_path()))?;
         let expiries = list(&c, "expiries");
         let mut timed = Vec::with_capacity(docs.len());
         for (j, doc) in (0..).zip(docs) {

@@ -117,6 +117,28 @@ impl Collection {
         doc_work(self, |c| async move { Ok(c.get_many(&Array::of1(&convert::key(&id)?)).await?.get(0)) })
     }
 
+    /// When the document expires: Unix seconds, `null` if never, `undefined` if missing or expired.
+    #[wasm_bindgen(js_name = expiresAt)]
+    pub fn expires_at(&self, id: JsValue) -> Promise {
+        doc_work(self, |c| async move {
+            Ok(match c.expires_at(&convert::key(&id)?).await? {
+                None => U,
+                Some(None) => JsValue::NULL,
+                Some(Some(ms)) => (ms / 1000.0).into(),
+            })
+        })
+    }
+
+    /// On an automatic TTL index: gives a live document the expiry `{ ttl }` or `{ expiresAt }`
+    /// until its next write; `false` if it was missing or expired.
+    pub fn expire(&self, id: JsValue, options: JsValue) -> Promise {
+        doc_work(self, |c| async move {
+            let id = convert::key(&id)?;
+            let at_ms = convert::doc_expire_at_ms(&options, crate::timer::now_ms())?;
+            Ok(c.expire(id, at_ms).await?.into())
+        })
+    }
+
     /// Live documents with these ids, in order, `undefined` where missing or expired.
     #[wasm_bindgen(js_name = getMany)]
     pub fn get_many(&self, ids: JsValue) -> Promise {

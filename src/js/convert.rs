@@ -253,6 +253,11 @@ pub fn expire_after(v: &JsValue) -> Result<Window> {
     options::expire_after(&value(v, "expireAfter")?)
 }
 
+/// The expiry of `collection.expire(id, options)`, Unix ms from `now_ms`.
+pub fn doc_expire_at_ms(v: &JsValue, now_ms: f64) -> Result<f64> {
+    Ok(options::doc_expire_options(&value(v, "expire options")?)?.resolve(None, None, now_ms)?.e)
+}
+
 /// `tiers` of `setTiers(tiers)`: (`expire_after`, `archive_until`).
 pub fn tiers(v: &JsValue) -> Result<(Window, Option<Window>)> {
     options::tiers_option("tiers", &value(v, "tiers")?)

@@ -207,7 +207,10 @@ impl From<Window> for Span {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct TtlIndexInfo<'a> {
-    field: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    automatic: bool,
     expire_after: Span,
     unit: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -227,7 +230,8 @@ impl<'a> From<&'a TtlIndex> for TtlIndexInfo<'a> {
     fn from(t: &'a TtlIndex) -> Self {
         let tier = |(after, action): (Window, TierAction)| Tier { after: after.into(), action: if action == TierAction::Archive { "archive" } else { "delete" } };
         TtlIndexInfo {
-            field: &t.field,
+            field: t.field_path(),
+            automatic: t.automatic,
             expire_after: t.expire_after.into(),
             unit: t.unit.name(),
             tiers: t.archive_until.map(|_| t.tiers().into_iter().map(tier).collect()),

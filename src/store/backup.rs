@@ -207,9 +207,12 @@ impl Store {
                     report.skipped += 1;
                     continue;
                 }
-                let reference_ms = match &ttl {
-                    Some(t) => super::collection::doc_reference_ms(t, &name, &doc.id, &doc.field)?,
-                    None => f64::INFINITY,
+                let reference_ms = match (&ttl, expiry) {
+                    // An automatic index's stamp, given back by the expiry exported (a backup
+                    // keeps each document's expiry, as CockroachDB's does).
+                    (Some(t), Some(e)) if t.automatic => t.expire_after.before(e),
+                    (Some(t), _) => super::collection::doc_reference_ms(t, &name, &doc.id, &doc.field)?,
+                    (None, _) => f64::INFINITY,
                 };
                 writes.push(DocWrite { id: doc.id, reference_ms, doc: doc.doc });
             }

@@ -155,6 +155,10 @@ impl Store {
 /// holds `v`: +Infinity when it never expires; a date past year 9999 is a RangeError that names
 /// the document and says nothing was written.
 pub(super) fn doc_reference_ms(index: &TtlIndex, c: &str, id: &JsValue, v: &Value) -> Result<f64> {
+    if index.automatic {
+        // CockroachDB's crdb_internal_expiration: stamped at every write.
+        return Ok(now_ms());
+    }
     match index.reference_ms(v) {
         Ok(r) => Ok(r.unwrap_or(f64::INFINITY)),
         Err(Error::OutOfRange(m)) => Err(Error::OutOfRange(format!(
@@ -182,10 +186,12 @@ impl Collection {
         &self.key_path
     }
 
-    /// The field documents are keyed by, if any: the TTL index's, or the dropped one's.
+    /// The field documents are keyed by, if any: the TTL index's, or the dropped one's (`None`
+    /// too when they are keyed by their last write, an automatic index's stamp).
     pub fn reference_field(&self) -> Option<String> {
         let state = self.state.borrow();
-        state.ttl.as_ref().map(|t| t.field.clone()).or_else(|| state.keyed_by.as_ref().map(|(f, _)| f.clone()))
+        let field = state.ttl.as_ref().map(|t| t.field.clone()).or_else(|| state.keyed_by.as_ref().map(|(f, _)| f.clone()));
+        field.filter(|f| !f.is_empty())
     }
 
     /// The reference (Unix ms) of a document whose TTL field holds `v`: +Infinity when it never
@@ -194,7 +200,7 @@ impl Collection {
         let state = self.state.borrow();
         let index = match (&state.ttl, &state.keyed_by) {
             (Some(t), _) => t.clone(),
-            (None, Some((field, unit))) => TtlIndex { field: field.clone(), expire_after: Window::secs(0.0), unit: *unit, archive_until: None },
+            (None, Some((field, unit))) => TtlIndex { field: field.clone(), automatic: field.is_empty(), expire_after: Window::secs(0.0), unit: *unit, archive_until: None },
             (None, None) => return Ok(f64::INFINITY),
         };
         doc_reference_ms(&index, &self.name, id, v)
@@ -277,6 +283,44 @@ impl Collection {
             op: format!("updating document {} of collection {} in an encrypted store", crate::idb::describe_key(&id), quote(&self.name)),
             message: format!("other writes (put, delete...) changed it between each of {} reads and writes; retry later", super::entries::SEALED_TRIES),
         })
+    }
+
+    /// When document `id` expires (Unix ms): `Some(None)` never, `None` when missing or expired.
+    pub async fn expires_at(&self, id: &JsValue) -> Result<Option<Option<f64>>> {
+        let ttl = self.ttl_index();
+        let live = self.store.live().await?.view_docs(&self.name, Some(std::slice::from_ref(id)), self.cutoff()).await?;
+        Ok(live.first().map(|rec| ttl.map(|t| t.expires_at_ms(rec.r)).filter(|e| e.is_finite())))
+    }
+
+    /// Gives live document `id` of a collection with an automatic TTL index the expiry `at_ms`
+    /// until its next write restamps it (CockroachDB: setting `crdb_internal_expiration`);
+    /// whether it was live. One readwrite transaction; the document itself is kept as stored.
+    pub async fn expire(&self, id: JsValue, at_ms: f64) -> Result<bool> {
+        let Some(ttl) = self.ttl_index().filter(|t| t.automatic) else {
+            return Err(Error::InvalidType(format!(
+                "collection {}: expire() overrides the expiry an automatic TTL index stamps (ttlIndex: {{ automatic: true, expireAfter }}); {}",
+                quote(&self.name),
+                match self.ttl_index() {
+                    Some(t) => format!("here documents expire by their field {}: write the date there", quote(&t.field)),
+                    None => "this collection has no TTL index".into(),
+                }
+            )));
+        };
+        let reference_ms = ttl.expire_after.before(at_ms);
+        let mut live = false;
+        self.store
+            .live()
+            .await?
+            .modify_doc(&self.name, &id, self.cutoff(), &mut |current| {
+                let Some(doc) = current else { return Ok(crate::idb::DocChange::Keep) };
+                live = true;
+                Ok(crate::idb::DocChange::Put(DocWrite { id: id.clone(), reference_ms, doc }))
+            })
+            .await?;
+        if live {
+            self.changed("expire", Array::of1(&id));
+        }
+        Ok(live)
     }
 
     /// Live documents with `ids`, in order (`undefined` where missing or expired).
@@ -388,6 +432,7 @@ impl Collection {
     /// Creates a TTL index; documents are keyed again only if they were keyed by another field or unit.
     async fn create_ttl_index(&self, ttl: TtlIndex, read: DocReader) -> Result<()> {
         let stored = self.stored().await?;
+        // An automatic index keys documents by their last write, as field "".
         let keyed_right = stored.keyed_by.as_ref() == Some(&(ttl.field.clone(), ttl.unit));
         let next = State { keyed_by: Some((ttl.field.clone(), ttl.unit)), ttl: Some(ttl) };
         if !keyed_right {
@@ -406,7 +451,7 @@ impl Collection {
         let conn = self.store.live().await?;
         let docs = conn.all_doc_values(&self.name).await?;
         let index = next.ttl.clone().expect("rekey is for a new TTL index");
-        let read = read("stored document", &docs, &self.key_path, Some(&index.field))?;
+        let read = read("stored document", &docs, &self.key_path, index.field_path())?;
         let writes = read
             .into_iter()
             .map(|d| Ok(DocWrite { reference_ms: doc_reference_ms(&index, &self.name, &d.id, &d.field)?, id: d.id, doc: d.doc }))

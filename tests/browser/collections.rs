@@ -431,3 +431,80 @@ async fn expire_after_and_tiers_take_months_and_years() {
     assert_eq!(num(&call(&ts, "count", &[]).await), 1.0);
     destroy(&name).await;
 }
+
+/// Asserts `collection.expiresAt(id)` (Unix seconds) lies `secs` after a moment between `from`
+/// and now (Unix ms).
+async fn assert_expires_in(c: &JsValue, id: i32, secs: f64, from: f64) {
+    let at = num(&call(c, "expiresAt", &[id.into()]).await);
+    let (lo, hi) = (from / 1000.0 + secs - 0.001, now() / 1000.0 + secs + 0.001);
+    assert!((lo..=hi).contains(&at), "document {id} expires at {at}, not in {lo}..={hi}");
+}
+
+#[wasm_bindgen_test]
+async fn an_automatic_index_stamps_every_write_and_one_document_can_be_overridden() {
+    let name = db_name("automatic");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["sessions".into(), js("({ ttlIndex: { automatic: true, expireAfter: '30 days' } })")]).await;
+    let info = call(&c, "ttlIndex", &[]).await;
+    assert_eq!(json(&info), r#"{"automatic":true,"expireAfter":2592000,"unit":"s"}"#);
+    let month = 30.0 * 86_400.0;
+    let t0 = now();
+    call(&c, "putMany", &[js("[{ id: 1, user: 7 }, { id: 2, user: 8 }, { id: 3, user: 9 }]")]).await;
+    assert_expires_in(&c, 1, month, t0).await;
+    // One document's expiry overridden (crdb_internal_expiration), until its next write.
+    let t1 = now();
+    assert_eq!(call(&c, "expire", &[1.into(), js("({ ttl: 3600 })")]).await, true);
+    assert_expires_in(&c, 1, 3600.0, t1).await;
+    let t2 = now();
+    call(&c, "put", &[js("({ id: 1, user: 70 })")]).await;
+    assert_expires_in(&c, 1, month, t2).await;
+    call(&c, "expire", &[3.into(), js("({ expiresAt: '2036-01-01T00:00:00Z' })")]).await;
+    assert_eq!(num(&call(&c, "expiresAt", &[3.into()]).await), 2_082_758_400.0);
+    let t3 = now();
+    call(&c, "update", &[3.into(), js("(d) => ({ ...d, seen: true })")]).await;
+    assert_expires_in(&c, 3, month, t3).await;
+    // An expiry in the past ends the document at once; a missing or expired one is not live.
+    assert_eq!(call(&c, "expire", &[2.into(), js("({ expiresAt: Date.now() / 1000 - 1 })")]).await, true);
+    assert!(call(&c, "get", &[2.into()]).await.is_undefined());
+    assert!(call(&c, "expiresAt", &[2.into()]).await.is_undefined());
+    assert_eq!(call(&c, "expire", &[2.into(), js("({ ttl: 60 })")]).await, false);
+    assert_eq!(call(&c, "expire", &[99.into(), js("({ ttl: 60 })")]).await, false);
+    assert_eq!(num(&call(&c, "count", &[]).await), 2.0);
+    // collMod: O(1), the stamps stay and the window moves.
+    let before = json(&raw_store(&name, "docs", "getAllKeys").await.into());
+    call(&c, "setExpireAfter", &[3600.into()]).await;
+    assert_eq!(json(&raw_store(&name, "docs", "getAllKeys").await.into()), before, "no document rewritten");
+    assert_expires_in(&c, 1, 3600.0, t2).await;
+    // The reaper removes what expired; the definition survives a reopen.
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&field(&report, "collections"), "sessions")), 1.0);
+    assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 2);
+    call(&s, "close", &[]).await;
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["sessions".into()]).await;
+    assert_eq!(field(&call(&c, "ttlIndex", &[]).await, "automatic"), true);
+    let t4 = now();
+    call(&c, "put", &[js("({ id: 5 })")]).await;
+    assert_expires_in(&c, 5, 3600.0, t4).await;
+
+    // Bad input: refused, naming what is accepted.
+    let e = try_call(&s, "collection", &["x".into(), js("({ ttlIndex: { automatic: true, field: 'at', expireAfter: 60 } })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["ttlIndex.automatic: true stamps", "give no field"]);
+    let e = try_call(&s, "collection", &["x".into(), js("({ ttlIndex: { expireAfter: 60 } })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["ttlIndex.field undefined", "automatic: true"]);
+    let e = try_call(&c, "expire", &[1.into(), js("({})")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["needs { ttl } or { expiresAt }"]);
+    let e = try_call(&c, "expire", &[1.into(), js("({ ttl: -5 })")]).await.unwrap_err();
+    assert_error(&e, "RangeError", &["ttl -5"]);
+    let e = try_call(&c, "expire", &[1.into(), js("({ expiresAt: Date.now() })")]).await.unwrap_err();
+    assert_error(&e, "RangeError", &["milliseconds"]);
+    let by_field = call(&s, "collection", &["f".into(), js("({ ttlIndex: { field: 'at', expireAfter: 60 } })")]).await;
+    call(&by_field, "put", &[js("({ id: 1, at: Date.now() / 1000 })")]).await;
+    let e = try_call(&by_field, "expire", &[1.into(), js("({ ttl: 60 })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["expire() overrides", "by their field \"at\""]);
+    assert!((num(&call(&by_field, "expiresAt", &[1.into()]).await) - (now() / 1000.0 + 60.0)).abs() < 120.0);
+    let plain = call(&s, "collection", &["p".into()]).await;
+    call(&plain, "put", &[js("({ id: 1 })")]).await;
+    assert!(call(&plain, "expiresAt", &[1.into()]).await.is_null(), "no TTL index: never");
+    destroy(&name).await;
+}
