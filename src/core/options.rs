@@ -580,7 +580,7 @@ mod tests {
         assert_eq!(kp.as_deref(), Some("sid"));
         assert_eq!(ttl.unwrap().expire_after, Window::secs(3600.0));
         let m = type_error(collection_options(&rec(&[("ttlIndex", rec(&[("field", Text("at".into())), ("after", Number(1.0))]))])));
-        assert_eq!(m, "ttlIndex has an unknown option \"after\"; accepted: field, expireAfter, unit, tiers");
+        assert_eq!(m, "ttlIndex has an unknown option \"after\"; accepted: field, expireAfter, unit, tiers, automatic");
         let m = type_error(collection_options(&rec(&[("ttlIndex", Null)])));
         assert!(m.starts_with("ttlIndex null is not accepted"), "{m}");
         let tiers = |t: Value| collection_options(&rec(&[("ttlIndex", rec(&[("field", Text("at".into())), ("tiers", t)]))])).map(|(_, t)| t.unwrap());
