@@ -243,6 +243,12 @@ function positions() {
   addFull("ttlIndex { field }", "field", (e, x) => e.store.collection("c5", { ttlIndex: { field: x, expireAfter: 1 } }), { mention: "ttlIndex.field" });
   addFull("ttlIndex { expireAfter }", "expireAfter", (e, x) => e.store.collection("c6", { ttlIndex: { field: "at", expireAfter: x } }), { mention: "ttlIndex" });
   addFull("ttlIndex { unit }", "any", (e, x) => e.store.collection("c7", { ttlIndex: { field: "at", expireAfter: 1, unit: x } }), { mention: "ttlIndex.unit", absentOk: true });
+  addFull("ttlIndex { automatic }", "flag", (e, x) => e.store.collection("c11", { ttlIndex: { field: "at", automatic: x, expireAfter: 1 } }), { mention: "ttlIndex.automatic" });
+  addFull("collection.expiresAt id", "key", (e, x) => e.coll.expiresAt(x), { mention: "key" });
+  addFull("collection.expire id", "key", (e, x) => e.auto.expire(x, { ttl: 60 }), { mention: "key" });
+  addFull("collection.expire options", "any", (e, x) => e.auto.expire("d", x), { mention: "expire" });
+  addFull("collection.expire { ttl }", "ttl", (e, x) => e.auto.expire("d", { ttl: x }), { mention: "ttl", expireMissing: true });
+  addFull("collection.expire { expiresAt }", "expiresAt", (e, x) => e.auto.expire("d", { expiresAt: x }), { mention: "expiresAt", expireMissing: true });
   addFull("collection.put document", "any", (e, x) => e.coll.put(x), { mention: "document" });
   addFull("collection.put id", "key", (e, x) => e.coll.put({ id: x, at: 1 }), { mention: "id" });
   addFull("collection.put TTL field", "value", (e, x) => e.coll.put({ id: "d", at: x }), { mention: "document", fieldIsData: true });
@@ -473,6 +479,7 @@ export async function runCatalogue(module, dbName, { entry = "default", shard = 
     env.store = await TtlStore.open(env.name, { autoReap: false, timeoutMs: HANG_MS });
     if (!lite) {
       env.coll = await env.store.collection("c", { ttlIndex: { field: "at", expireAfter: 3600 } });
+      env.auto = await env.store.collection("a", { ttlIndex: { automatic: true, expireAfter: 3600 } });
       env.ts = await env.store.timeSeries("t", { timeField: "t", expireAfter: 3600 });
     }
     raw = await rawCounter(env.name);
