@@ -737,7 +737,18 @@ export interface TtlIndexWithExpireAfter {
    * Not the collection's `keyPath`: that is a `TypeError` (MongoDB refuses `_id`).
    */
   field: string;
-  /** Seconds, or a duration without months/years (`"90 days"`, `"PT1H"`). `0`: the field is the expiry time. */
+  /**
+   * Seconds, or a duration (`"90 days"`, `"PT1H"`, `"3 weeks"`, `"3 months"`, `"P1Y"`,
+   * `"1 year 2 months"`). `0`: the field is the expiry time.
+   *
+   * Months and years are accepted, as CockroachDB's `ttl_expire_after = '3 months'` (a year is 12
+   * months): a document is expired once its reference is at or before `now` minus the months on
+   * the UTC calendar, then minus the rest, exact (days are 24 h, weeks 7 days, in UTC). A reference
+   * on a day the shorter month lacks expires at the first instant of the month after (Jan 30 with
+   * `"1 month"`: Mar 1 00:00 UTC, February having no 30th), so the cut-off never moves back in
+   * time. Changing it stays O(1) (`setExpireAfter`): no document is rewritten. Read back by
+   * `ttlIndex()` as seconds, or as an ISO-8601 duration when it has months or years (`"P3M"`).
+   */
   expireAfter: TtlInput;
   /** @hidden */
   tiers?: never;
@@ -774,10 +785,15 @@ export interface TtlIndexWithTiers {
 /**
  * An archive tier: at `reference + after` the document leaves the live data (`get`, `values`,
  * `count` no longer show it) and is readable through `collection.archive`. `after`: seconds, or
- * a duration without months/years, as `expireAfter`.
+ * a duration, months and years included, as `expireAfter`.
  */
 export interface ArchiveTier {
-  /** Seconds after the reference time, or a duration without months or years. */
+  /**
+   * Seconds after the reference time, or a duration (`"7 days"`, `"1 month"`, `"P1Y"`). Months
+   * and years count as in {@link TtlIndexWithExpireAfter.expireAfter}: the months on the UTC
+   * calendar, then the exact rest; a day the shorter month lacks goes to the first instant of the
+   * month after.
+   */
   after: TtlInput;
   /** The document leaves the live data for `collection.archive`. */
   action: "archive";
@@ -785,7 +801,15 @@ export interface ArchiveTier {
 
 /** A delete tier: at `reference + after` the document is deleted (from the archive, if it was archived). `after` as in `ArchiveTier`. */
 export interface DeleteTier {
-  /** Seconds after the reference time, or a duration without months or years. */
+  /**
+   * Seconds after the reference time, or a duration (`"90 days"`, `"1 month"`, `"P1Y"`). Months
+   * and years count as in {@link TtlIndexWithExpireAfter.expireAfter}. After an archive tier it
+   * must be later than that tier's `after` for every date: its months and its rest each at least
+   * that tier's, and not both equal; or, counting its months as 28 days and that tier's as 31,
+   * longer. Archive after `"30 days"`, then delete after `"1 month"` is refused with a
+   * `RangeError` (February is shorter); `"30 days"` then `"32 days"`, `"1 month"` then
+   * `"32 days"`, `"1 month"` then `"1 month 1 day"` are accepted.
+   */
   after: TtlInput;
   /** The document is deleted. */
   action: "delete";
@@ -797,31 +821,43 @@ export interface DeleteTier {
  * - `[{ after, action: "archive" }]`: archived at `after` and kept there until
  *   `collection.archive.clear()`;
  * - `[{ after, action: "archive" }, { after, action: "delete" }]`: archived, then deleted at
- *   the second tier, whose `after` must be larger.
+ *   the second tier, whose `after` must be later for every date (see `DeleteTier.after`).
  * Anything else is refused with a `TypeError` or `RangeError` saying what is accepted.
  */
 export type TtlTiers = readonly [DeleteTier | ArchiveTier] | readonly [ArchiveTier, DeleteTier];
 //#end full
 
-/** A tier as stored: `after` in seconds. */
+/** A tier as stored: `after` in seconds, or an ISO-8601 duration when it has months or years. */
 export interface TtlTierInfo {
-  /** Seconds after the reference time. */
-  after: number;
+  /**
+   * Seconds after the reference time (a number) when the tier has no months or years; an
+   * ISO-8601 duration (a string) when it has: `"P1M"`, `"P1Y2M"`, `"P1MT172800S"` (1 month
+   * 2 days: the rest in seconds).
+   */
+  after: number | string;
   /** What happens then. */
   action: "archive" | "delete";
 }
 
-/** `ttlIndex()`: the TTL index as stored, `expireAfter` in seconds. */
+/**
+ * `ttlIndex()`: the TTL index as stored, `expireAfter` in seconds, or an ISO-8601 duration when it
+ * has months or years.
+ */
 export interface TtlIndexInfo {
   /** The field (a property name or dotted path) holding the reference time. */
   field: string;
-  /** Seconds; with tiers, the first tier's `after` (when documents leave the live data). */
-  expireAfter: number;
+  /**
+   * Seconds (a number) when the window has no months or years (`"90 days"` reads back `7776000`);
+   * an ISO-8601 duration (a string) when it has: `"3 months"` reads back `"P3M"`,
+   * `"1 year 2 months"` `"P1Y2M"`, `"1 month 2 days"` `"P1MT172800S"` (the rest in seconds). With
+   * tiers, the first tier's `after` (when documents leave the live data).
+   */
+  expireAfter: number | string;
   /** Unit of number and `BigInt` field values. */
   unit: TimeUnit;
   /**
-   * The tiers, `after` in seconds, when the index has an archive tier (a single delete tier is
-   * reported as `expireAfter` alone).
+   * The tiers, `after` in seconds or as an ISO-8601 duration (as `expireAfter`), when the index
+   * has an archive tier (a single delete tier is reported as `expireAfter` alone).
    */
   tiers?: TtlTierInfo[];
 }
@@ -992,7 +1028,11 @@ export class Collection {
    */
   clear(): Promise<void>;
   /**
-   * Changes the TTL window (MongoDB `collMod`): O(1), no document is rewritten.
+   * Changes the TTL window (MongoDB `collMod`): O(1), no document is rewritten. Seconds or a
+   * duration, months and years included (`"3 months"`, `"P1Y"`, `"1 year 2 months"`, as
+   * CockroachDB's `ALTER TABLE ... SET (ttl_expire_after = '3 months')`): counted as
+   * `ttlIndex.expireAfter` is, the months on the UTC calendar, then the exact rest, when each
+   * cut-off is computed.
    * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
    *   mistyped option, an unparsable expiry); nothing is written.
    * @throws `RangeError`: a number out of range (a NaN key, a negative ttl, an expiry that looks
@@ -1007,6 +1047,9 @@ export class Collection {
   setExpireAfter(expireAfter: TtlInput): Promise<void>;
   /**
    * Changes the TTL index's tiers (same rules as `ttlIndex.tiers`): O(1), no document is rewritten.
+   * A tier's `after` takes months and years (`{ after: "1 month", action: "archive" }`), and a
+   * delete tier must be later than the archive tier for every date (`"30 days"` then `"1 month"`
+   * is a `RangeError`: February).
    * @throws `TypeError` or `RangeError`: tiers that are not one of the accepted shapes, saying what
    *   is accepted.
    * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded
@@ -1063,12 +1106,22 @@ export interface TimeSeriesOptions {
   metaField?: string;
   /** Default `"seconds"`. */
   granularity?: Granularity;
-  /** Events expire this long after their time (seconds or a duration); whole buckets are reaped. */
+  /**
+   * Events expire this long after their time (seconds or a duration); whole buckets are reaped.
+   * Months and years are accepted (`"1 month"`, `"P1Y"`) and count as a collection's
+   * `ttlIndex.expireAfter`: an event is expired once its time is at or before `now` minus the
+   * months on the UTC calendar, then minus the exact rest; a day the shorter month lacks goes to
+   * the first instant of the month after. Read back in `options.expireAfter` as an ISO-8601
+   * duration (`"1 month"`: `"P1M"`).
+   */
   expireAfter?: TtlInput;
 }
 //#end full
 
-/** `timeSeries.options`, `expireAfter` in seconds. */
+/**
+ * `timeSeries.options`, `expireAfter` in seconds, or an ISO-8601 duration when it has months or
+ * years.
+ */
 export interface TimeSeriesInfo {
   /** The event field (a property name or dotted path) holding its time. */
   timeField: string;
@@ -1076,8 +1129,12 @@ export interface TimeSeriesInfo {
   metaField: string | null;
   /** The bucket span. */
   granularity: Granularity;
-  /** Seconds after their time that events expire; `null`: never. */
-  expireAfter: number | null;
+  /**
+   * Seconds after their time that events expire (a number) when the window has no months or
+   * years; an ISO-8601 duration (a string) when it has (`"1 month"` reads back `"P1M"`); `null`:
+   * never.
+   */
+  expireAfter: number | string | null;
 }
 
 //#full: not in idb-ttl/lite
@@ -1098,7 +1155,7 @@ export class TimeSeries {
   free(): void;
   /** The time series' name. */
   readonly name: string;
-  /** Its definition, `expireAfter` in seconds. */
+  /** Its definition, `expireAfter` in seconds (an ISO-8601 duration with months or years). */
   readonly options: TimeSeriesInfo;
   /**
    * Appends one event.

@@ -65,6 +65,11 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   await events.put({ id: 1, createdAt: "2026-11-21T10:00:00Z", kind: "click" });
   await events.setExpireAfter(3600);
   const index = events.ttlIndex();
+  // Months and years (CockroachDB's ttl_expire_after = '3 months') read back as an ISO-8601 string.
+  const quarterly = await store.collection("quarterly", { ttlIndex: { field: "at", expireAfter: "3 months" } });
+  await quarterly.setExpireAfter("P1Y");
+  const shown: number | string | undefined = quarterly.ttlIndex()?.expireAfter;
+  const months: string | null = typeof shown === "string" ? shown : null;
   const stopEvents: () => void = events.observe<{ kind: string }>((docs) => console.log(docs.map((d) => d.value.kind)));
   stopEvents();
 
@@ -72,6 +77,8 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
     timeField: "ts", metaField: "sensor", granularity: "minutes", expireAfter: "7 days" });
   const written: number = await temps.insertMany(readings);
   const rows = await temps.query<{ ts: Date }>({ meta: "sensorA", from: "2026-11-20", to: "2026-11-21" });
+  const monthly = await store.timeSeries("monthly", { timeField: "ts", expireAfter: "1 month" });
+  const kept: number | string | null = monthly.options.expireAfter;
 
   const report: ReapReport = await store.reap();
   const stats: Stats = store.stats();
@@ -80,7 +87,7 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   const snapshot: Snapshot = await store.export();
   const restored: ImportReport = await store.import(JSON.parse(JSON.stringify(snapshot)));
   store.close();
-  return [list, peeked, idleFor, extended, sessions, session?.user, left, index?.expireAfter, written, rows[0]?.ts, report.collections, stats.lastRun, restored.skipped, memory, fresh];
+  return [list, peeked, idleFor, extended, sessions, session?.user, left, index?.expireAfter, months, kept, written, rows[0]?.ts, report.collections, stats.lastRun, restored.skipped, memory, fresh];
 }
 
 export async function misuse(store: TtlStore): Promise<void> {
@@ -153,6 +160,10 @@ export async function tiersHandOffAndPressure(): Promise<unknown[]> {
   const tiers = [{ after: "1 day", action: "delete" }] as const;
   await events.setTiers(tiers);
   const index: TtlIndexInfo | null = events.ttlIndex();
+  const monthly = await store.collection("monthly", {
+    ttlIndex: { field: "at", tiers: [{ after: "1 month", action: "archive" }, { after: "P1Y", action: "delete" }] },
+  });
+  const tierAfter: number | string | undefined = monthly.ttlIndex()?.tiers?.[0]?.after; // "P1M"
   const archive: Archive = events.archive;
   const [values, count] = await Promise.all([archive.values(), archive.count(), store.archive.clear()]);
 
@@ -164,7 +175,7 @@ export async function tiersHandOffAndPressure(): Promise<unknown[]> {
   ];
   const failed: boolean = report.handOffFailed;
   const usage: number | undefined = estimate.usage;
-  return [archived?.user, persisted, doc, index?.tiers?.[0]?.action, values, count, counters, failed, usage, estimate.live + estimate.expired];
+  return [archived?.user, persisted, doc, index?.tiers?.[0]?.action, tierAfter, values, count, counters, failed, usage, estimate.live + estimate.expired];
 }
 
 // A server-tier hook narrows records by kind (examples/redis-handoff/).
@@ -202,6 +213,8 @@ export async function tiersMisuse(store: TtlStore, events: Collection): Promise<
   await events.setTiers([{ after: 60, action: "delete" }, { after: 600, action: "archive" }]);
   // @ts-expect-error at most two tiers
   await events.setTiers([{ after: 60, action: "archive" }, { after: 600, action: "archive" }, { after: 6000, action: "delete" }]);
+  // @ts-expect-error a window with months reads back as an ISO-8601 string ("P3M"), not seconds
+  const secs: number | undefined = events.ttlIndex()?.expireAfter;
   // @ts-expect-error dataLoss is read-only
   store.dataLoss = "none";
   // @ts-expect-error the archive is read-only
