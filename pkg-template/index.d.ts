@@ -725,7 +725,32 @@ export type TimeUnit = "s" | "ms" | "us" | "ns";
  * document. A number, `BigInt` or `Date` whose date, read in `unit`, is after year 9999 is
  * refused with a `RangeError` (see `unit`).
  */
-export type TtlIndexOptions = TtlIndexWithExpireAfter | TtlIndexWithTiers;
+export type TtlIndexOptions = TtlIndexWithExpireAfter | TtlIndexWithTiers | TtlIndexAutomatic;
+
+/**
+ * An automatic TTL index (CockroachDB's `ttl_expire_after`): no field; each document's expiry is
+ * stamped at its write, `expireAfter` later, and stamped again at every later write (`put`,
+ * `putMany`, `update`). Changing `expireAfter` stays O(1). `collection.expire(id, ...)` overrides
+ * one document's expiry until its next write; `collection.expiresAt(id)` reads it.
+ *
+ * ```js
+ * const sessions = await store.collection("sessions", { ttlIndex: { automatic: true, expireAfter: "30 days" } });
+ * await sessions.put({ id: 1, user: 7 });     // expires 30 days from now
+ * await sessions.expire(1, { ttl: "1h" });   // this one in an hour, until it is written again
+ * ```
+ */
+export interface TtlIndexAutomatic {
+  /** Stamps each document's expiry at its write. */
+  automatic: true;
+  /** Seconds, or a duration, months and years included, as in `TtlIndexWithExpireAfter`. */
+  expireAfter: TtlInput;
+  /** @hidden */
+  field?: never;
+  /** @hidden */
+  unit?: never;
+  /** @hidden */
+  tiers?: never;
+}
 
 /** A TTL index with one window: documents are deleted at `reference + expireAfter`. */
 export interface TtlIndexWithExpireAfter {
@@ -844,8 +869,10 @@ export interface TtlTierInfo {
  * has months or years.
  */
 export interface TtlIndexInfo {
-  /** The field (a property name or dotted path) holding the reference time. */
-  field: string;
+  /** The field (a property name or dotted path) holding the reference time; absent when `automatic`. */
+  field?: string;
+  /** `true` for an automatic index (documents expire `expireAfter` after their last write). */
+  automatic?: true;
   /**
    * Seconds (a number) when the window has no months or years (`"90 days"` reads back `7776000`);
    * an ISO-8601 duration (a string) when it has: `"3 months"` reads back `"P3M"`,
@@ -958,6 +985,28 @@ export class Collection {
    *   encrypted store, also a record that does not decrypt).
    */
   delete(id: Key): Promise<boolean>;
+  /**
+   * When the document expires: Unix seconds, `null` if it never expires (no TTL index, or a
+   * field that is not a date), `undefined` if it is missing or expired.
+   * @throws `TypeError`: an id that is not a string or number.
+   * @throws `RangeError`: a NaN id.
+   * @throws `StoreClosedError`, `TimeoutError`, `StorageError`: as `get`.
+   */
+  expiresAt(id: Key): Promise<number | null | undefined>;
+  /**
+   * On a collection with an automatic TTL index: gives the live document `id` the expiry
+   * `{ ttl }` (from now) or `{ expiresAt }` until its next write stamps it again (CockroachDB:
+   * setting a row's `crdb_internal_expiration`); an expiry already past ends it at once. `false`
+   * if it was missing or expired. With months in `expireAfter`, an override lands on a day a
+   * shorter month lacks counts from the first instant of the month after.
+   * @throws `TypeError`: the collection's index is not automatic (documents dated by a field
+   *   expire by that field: write the date there), no index, neither or both of `ttl` and
+   *   `expiresAt`, a bad id; nothing is written.
+   * @throws `RangeError`: a negative `ttl`, an `expiresAt` that looks like milliseconds or is
+   *   past 9999; nothing is written.
+   * @throws `StoreClosedError`, `TimeoutError`, `StorageError`: as `put`.
+   */
+  expire(id: Key, options: { ttl: TtlInput } | { expiresAt: ExpiresAtInput }): Promise<boolean>;
   /**
    * Removes the documents of `ids`; how many live documents were removed.
    * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or

@@ -70,6 +70,11 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   await quarterly.setExpireAfter("P1Y");
   const shown: number | string | undefined = quarterly.ttlIndex()?.expireAfter;
   const months: string | null = typeof shown === "string" ? shown : null;
+  // An automatic index (CockroachDB): no field, each write stamps the expiry; one document overridden.
+  const stampedDocs = await store.collection("sessions", { ttlIndex: { automatic: true, expireAfter: "30 days" } });
+  const overridden: boolean = await stampedDocs.expire(1, { ttl: "1h" });
+  const sessionEnds: number | null | undefined = await stampedDocs.expiresAt(1);
+  const stamped: true | undefined = stampedDocs.ttlIndex()?.automatic;
   const stopEvents: () => void = events.observe<{ kind: string }>((docs) => console.log(docs.map((d) => d.value.kind)));
   stopEvents();
 
@@ -113,6 +118,10 @@ export async function misuse(store: TtlStore): Promise<void> {
   store.addEventListener("expire", () => {});
   // @ts-expect-error granularity is one of three
   await store.timeSeries("t", { timeField: "ts", granularity: "days" });
+  // @ts-expect-error an automatic index has no field
+  await store.collection("c", { ttlIndex: { automatic: true, field: "at", expireAfter: 1 } });
+  // @ts-expect-error collection.expire needs ttl or expiresAt
+  await events.expire(1, {});
   // @ts-expect-error unit is s, ms, us or ns
   await store.collection("c", { ttlIndex: { field: "at", expireAfter: 1, unit: "minutes" } });
   // @ts-expect-error isNew is read-only
