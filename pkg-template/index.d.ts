@@ -563,7 +563,9 @@ export interface ChangeEventDetail {
    * `"expire"`, `"persist"`, `"extend"` (reads moved idle entries' expiries on), `"add"`,
    * `"replace"`, `"take"`, `"incr"`, `"update"` (only when they wrote: an `add` that resolved
    * `false` fires nothing). Collections: `"put"`, `"update"`, `"delete"`, `"clear"`,
-   * `"setExpireAfter"`, `"createTtlIndex"`, `"dropTtlIndex"`. Time series: `"insert"`, `"clear"`.
+   * `"expire"` (only when the document was live), `"setExpireAfter"`, `"setTiers"`,
+   * `"createTtlIndex"`, `"dropTtlIndex"`. Time series: `"insert"`, `"deleteMany"`, `"clear"`,
+   * `"setGranularity"`.
    */
   op: string;
   /** Keys or document ids written or removed (empty for `clear`, index changes and events). */
@@ -725,7 +727,7 @@ export type TimeUnit = "s" | "ms" | "us" | "ns";
  * document. A number, `BigInt` or `Date` whose date, read in `unit`, is after year 9999 is
  * refused with a `RangeError` (see `unit`).
  */
-export type TtlIndexOptions = TtlIndexWithExpireAfter | TtlIndexWithTiers | TtlIndexAutomatic;
+export type TtlIndexOptions = TtlIndexWithExpireAfter | TtlIndexWithTiers | TtlIndexAutomatic | TtlIndexAutomaticWithTiers;
 
 /**
  * An automatic TTL index (CockroachDB's `ttl_expire_after`): no field; each document's expiry is
@@ -750,6 +752,20 @@ export interface TtlIndexAutomatic {
   unit?: never;
   /** @hidden */
   tiers?: never;
+}
+
+/** An automatic TTL index with tiers (YDB): each tier reached `after` the document's last write. */
+export interface TtlIndexAutomaticWithTiers {
+  /** Stamps each document's reference at its write. */
+  automatic: true;
+  /** The tiers, each reached at the last write + `after`; see `TtlTiers`. */
+  tiers: TtlTiers;
+  /** @hidden */
+  expireAfter?: never;
+  /** @hidden */
+  field?: never;
+  /** @hidden */
+  unit?: never;
 }
 
 /** A TTL index with one window: documents are deleted at `reference + expireAfter`. */
@@ -1153,8 +1169,26 @@ export interface TimeSeriesOptions {
    * (`"meta.sensor"`): events are bucketed per value.
    */
   metaField?: string;
-  /** Default `"seconds"`. */
+  /**
+   * The bucket span: `"seconds"` (1-hour buckets, the default), `"minutes"` (1 day) or `"hours"`
+   * (30 days). Changed later with `setGranularity`, to a coarser one only. Not with
+   * `bucketMaxSpanSeconds`.
+   */
   granularity?: Granularity;
+  /**
+   * MongoDB's custom bucketing: each bucket spans this many seconds (1 to 31536000), its start
+   * rounded down to a multiple of `bucketRoundingSeconds`, which must be equal (as MongoDB
+   * requires; otherwise a `TypeError`). Instead of `granularity`.
+   */
+  bucketMaxSpanSeconds?: number;
+  /** Equal to `bucketMaxSpanSeconds`, given with it. */
+  bucketRoundingSeconds?: number;
+  /**
+   * A bucket is closed at this many bytes of events (each event's `JSON.stringify` length) as
+   * well as at 1 000 events; an event larger than it gets a bucket of its own. Default 128000
+   * (MongoDB's 125 KiB); 1024 to 16777216.
+   */
+  maxBucketBytes?: number;
   /**
    * Events expire this long after their time (seconds or a duration); whole buckets are reaped.
    * Months and years are accepted (`"1 month"`, `"P1Y"`) and count as a collection's
@@ -1176,8 +1210,14 @@ export interface TimeSeriesInfo {
   timeField: string;
   /** The event field (a property name or dotted path) identifying its series; `null` for none. */
   metaField: string | null;
-  /** The bucket span. */
-  granularity: Granularity;
+  /** The bucket span; `null` with a custom span (`bucketMaxSpanSeconds`). */
+  granularity: Granularity | null;
+  /** Each bucket's span in seconds (3600, 86400 or 2592000 for a granularity). */
+  bucketMaxSpanSeconds: number;
+  /** Equal to `bucketMaxSpanSeconds`. */
+  bucketRoundingSeconds: number;
+  /** Bytes of events at which a bucket is closed. */
+  maxBucketBytes: number;
   /**
    * Seconds after their time that events expire (a number) when the window has no months or
    * years; an ISO-8601 duration (a string) when it has (`"1 month"` reads back `"P1M"`); `null`:
@@ -1272,6 +1312,28 @@ export class TimeSeries {
    *   encrypted store, also a record that does not decrypt).
    */
   bucketCount(): Promise<number>;
+  /**
+   * Removes the events with time in `[from, to]` (inclusive; either open when absent; the
+   * `expiresAt` formats), of one meta value if `meta` is given (MongoDB `deleteMany` by metaField
+   * and time), in one transaction; resolves to how many live events were removed. A bucket left
+   * empty goes.
+   *
+   * ```js
+   * await temps.deleteMany({ meta: "sensorA", to: "2026-11-01" });   // sensorA's events up to Nov 1
+   * ```
+   * @throws `TypeError`: bad options (an unknown option, an unparsable time); nothing is removed.
+   * @throws `RangeError`: a time that looks like milliseconds or is past 9999; nothing is removed.
+   * @throws `StoreClosedError`, `TimeoutError`, `StorageError`: as `clear`.
+   */
+  deleteMany(options: QueryOptions): Promise<number>;
+  /**
+   * Buckets new events by `granularity` from now on (MongoDB `collMod`): the same or a coarser
+   * span than today's only; buckets already written keep theirs and stay readable. Every member
+   * of the database follows.
+   * @throws `TypeError`: a finer granularity than today's, or not one of the three names.
+   * @throws `StoreClosedError`, `TimeoutError`, `StorageError`: as `clear`.
+   */
+  setGranularity(granularity: Granularity): Promise<void>;
   /**
    * Removes every event.
    * @throws `StoreClosedError`: the store was closed, or another tab or worker deleted or upgraded

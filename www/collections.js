@@ -170,8 +170,9 @@ const REF_KINDS = {
     value: (nowMs) => nowMs,
     hint: (unit) => unit === "ms"
       ? "A number is Unix time in the index's unit, here \"ms\": read as milliseconds."
-      : `Unit note: this index reads numbers in "${unit}", so Date.now() (about 1.8e12) is a time after ` +
-        "year 9999, not a date: the document never expires. An index declared with unit: \"ms\" reads it right.",
+      : `Unit note: this index reads numbers in "${unit}", so Date.now() (about 1.8e12) is a date after ` +
+        "year 9999: put() refuses it with a RangeError rather than keep a document that would never expire. " +
+        "An index declared with unit: \"ms\" reads it right.",
   },
   missing: {
     expr: () => null,

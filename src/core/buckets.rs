@@ -1,7 +1,7 @@
 //! Time-series bucketing (MongoDB time-series collections): events are grouped into bucket
-//! records by meta value and time span, at most [`MAX_EVENTS_PER_BUCKET`] a bucket, and a whole
-//! bucket expires once its latest event is older than `now - expireAfter`, so reaping touches one
-//! record per bucket, not one per event.
+//! records by meta value and time span, at most [`MAX_EVENTS_PER_BUCKET`] events and
+//! `maxBucketBytes` of them a bucket, and a whole bucket expires once its latest event is older
+//! than `now - expireAfter`, so reaping touches one record per bucket, not one per event.
 
 use crate::core::error::{Error, Result};
 use crate::core::expiry::TtlInput;
@@ -10,6 +10,13 @@ use crate::core::window::Window;
 
 /// Most events in one bucket record (MongoDB's default document limit).
 pub const MAX_EVENTS_PER_BUCKET: u32 = 1000;
+
+/// Most bytes of events (as JSON) in one bucket record by default: MongoDB closes a bucket at
+/// 125 KiB.
+pub const MAX_BUCKET_BYTES: u32 = 125 * 1024;
+
+/// The longest custom span (MongoDB's limit for `bucketMaxSpanSeconds`: a year).
+pub const MAX_SPAN_SECS: u32 = 31_536_000;
 
 const HOUR_MS: f64 = 3_600_000.0;
 const DAY_MS: f64 = 24.0 * HOUR_MS;
@@ -23,6 +30,9 @@ pub enum Granularity {
     Minutes,
     /// 30-day buckets.
     Hours,
+    /// `bucketMaxSpanSeconds` (= `bucketRoundingSeconds`): buckets of this many seconds, their
+    /// starts rounded down to a multiple of it.
+    Custom(u32),
 }
 
 impl Granularity {
@@ -39,12 +49,13 @@ impl Granularity {
         }
     }
 
-    /// The name `parse` accepts.
+    /// The name `parse` accepts; `"custom"` for a custom span.
     pub fn name(self) -> &'static str {
         match self {
             Granularity::Seconds => "seconds",
             Granularity::Minutes => "minutes",
             Granularity::Hours => "hours",
+            Granularity::Custom(_) => "custom",
         }
     }
 
@@ -54,7 +65,33 @@ impl Granularity {
             Granularity::Seconds => HOUR_MS,
             Granularity::Minutes => DAY_MS,
             Granularity::Hours => 30.0 * DAY_MS,
+            Granularity::Custom(secs) => f64::from(secs) * 1000.0,
         }
+    }
+
+    /// `bucketMaxSpanSeconds` + `bucketRoundingSeconds` (MongoDB requires them equal): a custom
+    /// span of 1 s to a year.
+    pub fn custom(max_span: f64, rounding: f64) -> Result<Self> {
+        if max_span != rounding {
+            return Err(Error::InvalidType(format!(
+                "bucketMaxSpanSeconds ({}) and bucketRoundingSeconds ({}) must be equal, as MongoDB requires",
+                crate::core::text::js_number(max_span),
+                crate::core::text::js_number(rounding)
+            )));
+        }
+        if !(max_span.fract() == 0.0 && (1.0..=f64::from(MAX_SPAN_SECS)).contains(&max_span)) {
+            return Err(Error::OutOfRange(format!(
+                "bucketMaxSpanSeconds {} is not accepted; expected a whole number of seconds from 1 to {MAX_SPAN_SECS} (a year)",
+                crate::core::text::js_number(max_span)
+            )));
+        }
+        Ok(Granularity::Custom(max_span as u32))
+    }
+
+    /// Whether `next` may follow this one on an existing series: the same span or a longer one
+    /// (MongoDB: from finer to coarser only).
+    pub fn may_become(self, next: Granularity) -> bool {
+        next.span_ms() >= self.span_ms()
     }
 
     /// The start of the bucket span holding `t_ms` (spans are aligned on the Unix epoch, so an
@@ -73,6 +110,8 @@ pub struct SeriesOptions {
     pub meta_field: Option<String>,
     /// Bucket span.
     pub granularity: Granularity,
+    /// Most bytes of events (as JSON) in one bucket.
+    pub max_bucket_bytes: u32,
     /// How long after its time an event expires (months allowed); `None`: never.
     pub expire_after: Option<Window>,
 }
@@ -97,6 +136,7 @@ impl SeriesOptions {
             time_field: time_field.to_owned(),
             meta_field: meta_field.map(str::to_owned),
             granularity: granularity.map(Granularity::parse).transpose()?.unwrap_or(Granularity::Seconds),
+            max_bucket_bytes: MAX_BUCKET_BYTES,
             expire_after: expire_after.map(|e| Window::parse("expireAfter", e)).transpose()?,
         })
     }
@@ -134,18 +174,26 @@ pub fn group(events: &[(String, f64)], granularity: Granularity) -> Vec<Group> {
     groups
 }
 
-/// How `n` new events of one group fill buckets when the group's last bucket already holds
-/// `in_last` events (0 if there is none): first what fits in that bucket, then full new buckets.
-pub fn fill(in_last: u32, n: usize) -> Vec<usize> {
-    let first = (MAX_EVENTS_PER_BUCKET.saturating_sub(in_last) as usize).min(n);
-    let mut sizes = vec![first];
-    let mut rest = n - first;
-    while rest > 0 {
-        let k = rest.min(MAX_EVENTS_PER_BUCKET as usize);
-        sizes.push(k);
-        rest -= k;
+/// How new events of one group, of `sizes` bytes each, fill buckets when the group's last
+/// bucket already holds `in_last` events of `bytes_last` bytes (0, 0 if there is none): first
+/// what fits in that bucket, then new buckets. A bucket takes the next event while it holds fewer
+/// than [`MAX_EVENTS_PER_BUCKET`] and the event's bytes fit under `max_bytes`; an empty bucket
+/// takes any one event, however large.
+pub fn fill(in_last: u32, bytes_last: f64, sizes: &[f64], max_bytes: u32) -> Vec<usize> {
+    let max_bytes = f64::from(max_bytes);
+    let mut out = vec![0];
+    let (mut n, mut bytes) = (in_last, bytes_last);
+    for &size in sizes {
+        let room = n < MAX_EVENTS_PER_BUCKET && (n == 0 || bytes + size <= max_bytes);
+        if !room {
+            out.push(0);
+            (n, bytes) = (0, 0.0);
+        }
+        *out.last_mut().expect("one bucket at least") += 1;
+        n += 1;
+        bytes += size;
     }
-    sizes
+    out
 }
 
 #[cfg(test)]
@@ -189,6 +237,45 @@ mod tests {
         assert_eq!((groups[2].start_ms, groups[2].events.clone()), (T + hour, vec![2]));
     }
 
+    /// `fill` for events of `size` bytes each under the default byte limit.
+    fn fill_n(in_last: u32, n: usize) -> Vec<usize> {
+        fill(in_last, 0.0, &vec![10.0; n], MAX_BUCKET_BYTES)
+    }
+
+    #[test]
+    fn buckets_close_at_125_kib_as_well_as_at_a_thousand_events() {
+        let kib = 1024.0;
+        // 100 events of 2 KiB: 62 fit in 125 KiB, then a new bucket.
+        assert_eq!(fill(0, 0.0, &vec![2.0 * kib; 100], MAX_BUCKET_BYTES), vec![62, 38]);
+        // A bucket already at 124 KiB takes one more KiB, not two.
+        assert_eq!(fill(10, 124.0 * kib, &[kib, kib], MAX_BUCKET_BYTES), vec![1, 1]);
+        // One event larger than the limit still gets a bucket of its own.
+        assert_eq!(fill(0, 0.0, &[500.0 * kib, 1.0], MAX_BUCKET_BYTES), vec![1, 1]);
+        assert_eq!(fill(3, 10.0, &[500.0 * kib], MAX_BUCKET_BYTES), vec![0, 1]);
+        // A smaller limit (maxBucketBytes).
+        assert_eq!(fill(0, 0.0, &[40.0, 40.0, 40.0], 100), vec![2, 1]);
+    }
+
+    #[test]
+    fn custom_spans_are_mongodb_s_bucket_max_span_and_rounding() {
+        let g = Granularity::custom(600.0, 600.0).unwrap();
+        assert_eq!(g.span_ms(), 600_000.0);
+        assert_eq!(g.bucket_start_ms(T + 599_999.0), T);
+        assert_eq!(g.bucket_start_ms(T + 600_000.0), T + 600_000.0);
+        let e = Granularity::custom(600.0, 300.0).unwrap_err();
+        assert!(matches!(&e, Error::InvalidType(m) if m.contains("must be equal")), "{e}");
+        for bad in [0.0, 1.5, -60.0, 31_536_001.0, f64::NAN] {
+            let e = Granularity::custom(bad, bad).unwrap_err();
+            assert!(e.to_string().contains("bucketMaxSpanSeconds"), "{bad}: {e}");
+        }
+        // From finer to coarser only.
+        assert!(Granularity::Seconds.may_become(Granularity::Minutes));
+        assert!(Granularity::Minutes.may_become(Granularity::Minutes));
+        assert!(!Granularity::Hours.may_become(Granularity::Minutes));
+        assert!(g.may_become(Granularity::Seconds));
+        assert!(!Granularity::Minutes.may_become(g));
+    }
+
     #[test]
     fn buckets_fill_to_a_thousand() {
         // (events already in the group's last bucket, new events, sizes per bucket)
@@ -203,8 +290,8 @@ mod tests {
             (1000, 1000, vec![0, 1000]),
         ];
         for (in_last, n, want) in table {
-            assert_eq!(fill(in_last, n), want, "in_last {in_last}, n {n}");
-            assert_eq!(fill(in_last, n).iter().sum::<usize>(), n);
+            assert_eq!(fill_n(in_last, n), want, "in_last {in_last}, n {n}");
+            assert_eq!(fill_n(in_last, n).iter().sum::<usize>(), n);
         }
     }
 
@@ -217,7 +304,7 @@ mod tests {
         assert!(hourly.iter().all(|g| g.events.len() <= 1000));
         let daily = group(&events, Granularity::Minutes);
         assert_eq!(daily.len(), 3);
-        let buckets: usize = daily.iter().map(|g| fill(0, g.events.len()).len()).sum();
+        let buckets: usize = daily.iter().map(|g| fill_n(0, g.events.len()).len()).sum();
         assert_eq!(buckets, 3 * 4); // 3334/3333/3333 events -> 4 buckets each
     }
 

@@ -4,7 +4,7 @@
 //! such as `{ expire: 60 }` never silently stores an entry that never expires); each field is
 //! then checked with its name in the message.
 
-use crate::core::buckets::SeriesOptions;
+use crate::core::buckets::{Granularity, SeriesOptions};
 use crate::core::config::{StoreConfig, MAX_TIMER_MS};
 use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
@@ -359,13 +359,42 @@ pub fn series_options(v: &Value) -> Result<Option<SeriesOptions>> {
     if matches!(v, Value::Undefined | Value::Null) {
         return Ok(None);
     }
-    let [time_field, meta_field, granularity, expire_after] = options("timeSeries options", v, ["timeField", "metaField", "granularity", "expireAfter"])?;
+    let names = ["timeField", "metaField", "granularity", "expireAfter", "bucketMaxSpanSeconds", "bucketRoundingSeconds", "maxBucketBytes"];
+    let [time_field, meta_field, granularity, expire_after, max_span, rounding, max_bytes] = options("timeSeries options", v, names)?;
     let time_field = field_name("timeField", time_field, "the name of the event field holding its time, e.g. \"ts\"")?
         .ok_or_else(|| Error::InvalidType("timeSeries options need timeField: the name of the event field holding its time".into()))?;
     let meta_field = field_name("metaField", meta_field, "the name of the event field naming its series, e.g. \"sensor\"")?;
     let granularity = text_option("granularity", granularity, "\"seconds\", \"minutes\" or \"hours\"")?;
     let after = expire_after.map(|a| ttl_input("expireAfter", a)).transpose()?;
-    SeriesOptions::new(time_field, meta_field, granularity, after).map(Some)
+    let mut options = SeriesOptions::new(time_field, meta_field, granularity, after)?;
+    let seconds = |what: &str, v: &Value| match v {
+        Value::Number(n) => Ok(*n),
+        other => Err(wrong(what, other, "a whole number of seconds")),
+    };
+    match (max_span, rounding) {
+        (None, None) => {}
+        (Some(span), Some(rounding)) if granularity.is_none() => {
+            options.granularity = Granularity::custom(seconds("bucketMaxSpanSeconds", span)?, seconds("bucketRoundingSeconds", rounding)?)?;
+        }
+        (Some(_), Some(_)) => {
+            return Err(Error::InvalidType("timeSeries options give granularity or bucketMaxSpanSeconds with bucketRoundingSeconds, not both".into()))
+        }
+        _ => {
+            return Err(Error::InvalidType(
+                "bucketMaxSpanSeconds and bucketRoundingSeconds go together, and equal (MongoDB's custom bucketing); give both or neither".into(),
+            ))
+        }
+    }
+    if let Some(b) = max_bytes {
+        options.max_bucket_bytes = match b {
+            Value::Number(n) if n.fract() == 0.0 && (1024.0..=16_777_216.0).contains(n) => *n as u32,
+            Value::Number(n) => {
+                return Err(Error::OutOfRange(format!("maxBucketBytes {} is not accepted; expected a whole number of bytes from 1024 to 16777216", js_number(*n))))
+            }
+            other => return Err(wrong("maxBucketBytes", other, "a whole number of bytes from 1024 to 16777216")),
+        };
+    }
+    Ok(Some(options))
 }
 
 /// A time-series query: the meta value's key, and inclusive bounds in Unix ms (open when absent).

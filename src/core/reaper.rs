@@ -464,7 +464,7 @@ mod tests {
 
         fn series(expire_after_secs: Option<f64>) -> SeriesOptions {
             let expire_after = expire_after_secs.map(Window::secs);
-            SeriesOptions { time_field: "ts".into(), meta_field: None, granularity: Granularity::Minutes, expire_after }
+            SeriesOptions { time_field: "ts".into(), meta_field: None, granularity: Granularity::Minutes, max_bucket_bytes: 128_000, expire_after }
         }
 
         fn plain(whose: Whose<'static>, through_ms: f64) -> Turn<'static> {

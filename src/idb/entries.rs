@@ -452,8 +452,8 @@ impl Conn {
         #[cfg(feature = "full")]
         let buckets = run.store(BUCKETS)?;
         #[cfg(feature = "full")]
-        for (def, events, granularity) in &w.series {
-            self.insert_events_in(&run, &buckets, def.name(), events, *granularity).await?;
+        for (def, events, options) in &w.series {
+            self.insert_events_in(&run, &buckets, def.name(), events, options).await?;
         }
         run.done().await?;
         Ok(evicted)

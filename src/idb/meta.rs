@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use super::runner::Ask;
 use super::schema::{ARCHIVE, BUCKETS, DOCS, ENTRIES, META};
 use super::Conn;
-use crate::core::buckets::{Granularity, SeriesOptions};
+use crate::core::buckets::{Granularity, SeriesOptions, MAX_BUCKET_BYTES};
 use crate::core::error::Result;
 use crate::core::ttl_index::{TimeUnit, TtlIndex};
 use crate::core::window::Window;
@@ -76,6 +76,11 @@ impl Definition {
                 time_field: &options.time_field,
                 meta_field: options.meta_field.as_deref(),
                 granularity: options.granularity.name(),
+                bucket_span_secs: match options.granularity {
+                    Granularity::Custom(secs) => Some(secs),
+                    _ => None,
+                },
+                max_bucket_bytes: (options.max_bucket_bytes != MAX_BUCKET_BYTES).then_some(options.max_bucket_bytes),
                 expire_after_secs: options.expire_after.map(|w| w.ms / 1000.0),
                 expire_after_months: options.expire_after.map_or(0, |w| w.months),
             },
@@ -111,7 +116,11 @@ impl Definition {
                 options: SeriesOptions {
                     time_field: read.time_field?,
                     meta_field: read.meta_field,
-                    granularity: Granularity::parse(&read.granularity?).ok()?,
+                    granularity: match (read.granularity?.as_str(), read.bucket_span_secs) {
+                        ("custom", Some(secs)) => Granularity::Custom(secs),
+                        (name, _) => Granularity::parse(name).ok()?,
+                    },
+                    max_bucket_bytes: read.max_bucket_bytes.unwrap_or(MAX_BUCKET_BYTES),
                     expire_after: read.expire_after_secs.map(|secs| window(read.expire_after_months, secs)),
                 },
             }),
@@ -140,6 +149,12 @@ enum StoredDefinition<'a> {
         #[serde(rename = "metaField")]
         meta_field: Option<&'a str>,
         granularity: &'static str,
+        /// A custom span's seconds (`granularity: "custom"`); absent otherwise.
+        #[serde(rename = "bucketSpanSecs", skip_serializing_if = "Option::is_none")]
+        bucket_span_secs: Option<u32>,
+        /// Absent at the default, 125 KiB.
+        #[serde(rename = "maxBucketBytes", skip_serializing_if = "Option::is_none")]
+        max_bucket_bytes: Option<u32>,
         #[serde(rename = "expireAfterSecs")]
         expire_after_secs: Option<f64>,
         #[serde(rename = "expireAfterMonths", skip_serializing_if = "is_zero")]
@@ -206,6 +221,10 @@ struct ReadDefinition {
     meta_field: Option<String>,
     #[serde(default)]
     granularity: Option<String>,
+    #[serde(default)]
+    bucket_span_secs: Option<u32>,
+    #[serde(default)]
+    max_bucket_bytes: Option<u32>,
     #[serde(default)]
     expire_after_secs: Option<f64>,
     #[serde(default)]

@@ -104,8 +104,8 @@ pub struct ImportWrites {
     pub entries: Vec<Write>,
     /// Collections: definition and documents.
     pub collections: Vec<(Definition, Vec<DocWrite>)>,
-    /// Time series: definition, events, bucket span.
-    pub series: Vec<(Definition, EventsIn, crate::core::buckets::Granularity)>,
+    /// Time series: definition, events, and the options they are bucketed by.
+    pub series: Vec<(Definition, EventsIn, crate::core::buckets::SeriesOptions)>,
 }
 
 /// An open connection to one idb-ttl database.

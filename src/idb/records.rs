@@ -169,6 +169,9 @@ pub struct BucketRecord {
     pub m: JsValue,
     /// How many events.
     pub n: u32,
+    /// Their bytes as JSON (0 in buckets written before sizes were kept).
+    #[serde(default)]
+    pub b: f64,
     /// Each event's time, Unix ms, parallel to `ev`.
     pub ts: Vec<f64>,
     /// The events, an array.

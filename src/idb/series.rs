@@ -16,7 +16,7 @@ use super::records::{from_js, BucketRecord};
 use super::runner::{req, Ask, Run};
 use super::schema::{BUCKETS, BY_BUCKET};
 use super::{Conn, Expired};
-use crate::core::buckets::{fill, group, Granularity};
+use crate::core::buckets::{fill, group, SeriesOptions};
 use crate::core::error::Result;
 use crate::core::text::quote;
 
@@ -31,6 +31,8 @@ pub struct EventsIn {
     pub meta_keys: Vec<String>,
     /// Each event's meta value (`null` without one).
     pub metas: Array,
+    /// Each event's bytes as JSON (what closes a bucket at `maxBucketBytes`).
+    pub sizes: Vec<f64>,
 }
 
 fn arr(items: &[JsValue]) -> JsValue {
@@ -50,14 +52,75 @@ fn all_of(s: &str) -> KeyRange<JsValue> {
     req::range(s_key(s), false, s_end(s), false)
 }
 
+/// The buckets of `s` that may hold events at or after `from_ms` and (with a meta key) at or
+/// before `to_ms`: by `by_bucket` for one meta value, where a bucket starts less than a span
+/// before its first event (`span_ms`, the longest a bucket of the series spans: granularity
+/// only grows), else by primary key, whose latest event is at or after `from_ms`.
+fn bucket_range(s: &str, meta_key: Option<&str>, from_ms: f64, to_ms: f64, span_ms: f64) -> KeyRange<JsValue> {
+    match meta_key {
+        Some(k) => {
+            let lower = arr(&[s.into(), k.into(), (from_ms - span_ms).into()]);
+            req::range(lower, true, arr(&[s.into(), k.into(), to_ms.into(), Array::new().into()]), false)
+        }
+        None => req::range(arr(&[s.into(), from_ms.into()]), false, s_end(s), false),
+    }
+}
+
 impl Conn {
+    /// Removes the events of `s` with time in `[from_ms, to_ms]` (of one meta value when given)
+    /// in one transaction: each bucket holding some is written again without them, or removed
+    /// when none is left. Returns how many live ones (time after `cutoff`) were removed.
+    pub async fn delete_events(&self, s: &str, meta_key: Option<&str>, from_ms: f64, to_ms: f64, cutoff: f64, span_ms: f64) -> Result<u32> {
+        let run = self.begin("deleting events", &[BUCKETS], true, 0)?;
+        let store = run.store(BUCKETS)?;
+        let range = bucket_range(s, meta_key, from_ms, to_ms, span_ms);
+        let found = match meta_key {
+            Some(_) => run.wait(&mut run.ask(&run.check(store.index(BY_BUCKET))?, Ask::All(Some(range), None))?).await?,
+            None => run.wait(&mut run.ask(&store, Ask::All(Some(range), None))?).await?,
+        };
+        let mut removed = 0;
+        let mut wrote = false;
+        for b in found.unchecked_into::<Array>().iter() {
+            let b: BucketRecord = from_js(b)?;
+            let gone = |t: f64| t >= from_ms && t <= to_ms;
+            if !b.ts.iter().any(|&t| gone(t)) {
+                continue;
+            }
+            removed += b.ts.iter().filter(|&&t| gone(t) && t > cutoff).count() as u32;
+            run.delete(&store, arr(&[b.s.as_str().into(), b.l.into(), b.k.as_str().into(), b.t.into(), b.q.into()]))?;
+            wrote = true;
+            let ev: &Array = b.ev.unchecked_ref();
+            let kept: Vec<usize> = (0..b.ts.len()).filter(|&i| !gone(b.ts[i])).collect();
+            if kept.is_empty() {
+                continue;
+            }
+            let ts: Vec<f64> = kept.iter().map(|&i| b.ts[i]).collect();
+            let rec = BucketRecord {
+                l: ts.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                n: kept.len() as u32,
+                // The bytes left, in proportion (a bucket keeps no size per event).
+                b: b.b * kept.len() as f64 / b.ts.len() as f64,
+                ev: kept.iter().map(|&i| ev.get(i as u32)).collect::<Array>().into(),
+                ts,
+                ..b
+            };
+            run.put(&store, &rec).map_err(|e| self.clone_error(&format!("an event of time series {}", quote(s)), e))?;
+        }
+        if !wrote {
+            run.wrote_nothing();
+            return Ok(0);
+        }
+        run.done().await?;
+        Ok(removed)
+    }
+
     /// Appends events to their buckets (creating buckets as needed) in one transaction; returns
     /// how many bucket records were written.
-    pub async fn insert_events(&self, s: &str, input: &EventsIn, granularity: Granularity) -> Result<u32> {
+    pub async fn insert_events(&self, s: &str, input: &EventsIn, options: &SeriesOptions) -> Result<u32> {
         self.check_events(s, input).await?;
         let run = self.begin("inserting events", &[BUCKETS], true, input.events.length())?;
         let store = run.store(BUCKETS)?;
-        let written = self.insert_events_in(&run, &store, s, input, granularity).await?;
+        let written = self.insert_events_in(&run, &store, s, input, options).await?;
         run.done().await?;
         Ok(written)
     }
@@ -68,9 +131,9 @@ impl Conn {
     }
 
     /// The requests of `insert_events`, in a transaction the caller commits.
-    pub(super) async fn insert_events_in(&self, run: &Run<'_>, store: &ObjectStore<'_>, s: &str, input: &EventsIn, granularity: Granularity) -> Result<u32> {
+    pub(super) async fn insert_events_in(&self, run: &Run<'_>, store: &ObjectStore<'_>, s: &str, input: &EventsIn, options: &SeriesOptions) -> Result<u32> {
         let pairs: Vec<(String, f64)> = input.meta_keys.iter().cloned().zip(input.times_ms.iter().copied()).collect();
-        let groups = group(&pairs, granularity);
+        let groups = group(&pairs, options.granularity);
         let by_bucket = run.check(store.index(BY_BUCKET))?;
         // The last bucket of every (meta, span), found all at once: `[bucket, primary key]`.
         let mut lookups = Vec::with_capacity(groups.len());
@@ -90,26 +153,28 @@ impl Conn {
         }
         let mut written = 0;
         for (g, last) in groups.iter().zip(found) {
-            let (in_last, last_q) = last.as_ref().map_or((0, -1.0), |(b, _)| (b.n, b.q));
+            let (in_last, bytes_last, last_q) = last.as_ref().map_or((0, 0.0, -1.0), |(b, _)| (b.n, b.b, b.q));
             let mut last = last;
             let mut from = 0;
-            for (n, size) in fill(in_last, g.events.len()).into_iter().enumerate() {
+            let sizes: Vec<f64> = g.events.iter().map(|&i| input.sizes.get(i).copied().unwrap_or(0.0)).collect();
+            for (n, size) in fill(in_last, bytes_last, &sizes, options.max_bucket_bytes).into_iter().enumerate() {
                 if size == 0 {
                     continue;
                 }
                 let to = from + size;
-                let (mut ts, ev, q) = match (last.take(), n) {
+                let (mut ts, ev, q, mut bytes) = match (last.take(), n) {
                     (Some((b, pk)), 0) => {
                         // The bucket's key holds its latest time, which may change: move it.
                         run.delete(store, pk)?;
-                        (b.ts, b.ev.unchecked_into::<Array>().slice(0, b.n), last_q)
+                        (b.ts, b.ev.unchecked_into::<Array>().slice(0, b.n), last_q, b.b)
                     }
                     // New buckets continue the sequence of the span's last one (or start at 0).
-                    _ => (Vec::new(), Array::new(), last_q.max(0.0) + n as f64),
+                    _ => (Vec::new(), Array::new(), last_q.max(0.0) + n as f64, 0.0),
                 };
-                for &i in &g.events[from..to] {
+                for (&i, size) in g.events[from..to].iter().zip(&sizes[from..to]) {
                     ts.push(input.times_ms[i]);
                     ev.push(&input.events.get(i as u32));
+                    bytes += size;
                 }
                 let rec = BucketRecord {
                     s: s.to_owned(),
@@ -119,6 +184,7 @@ impl Conn {
                     q,
                     m: input.metas.get(g.events[0] as u32),
                     n: ev.length(),
+                    b: bytes,
                     ts,
                     ev: ev.into(),
                 };
@@ -143,18 +209,8 @@ impl Conn {
 
     /// Live events (time after `cutoff`) with time in `[from_ms, to_ms]`, oldest first; only the
     /// buckets of `meta_key` when given.
-    pub async fn query_events(&self, s: &str, meta_key: Option<&str>, from_ms: f64, to_ms: f64, cutoff: f64, granularity: Granularity) -> Result<Array> {
-        let op = "querying events";
-        let buckets = match meta_key {
-            Some(k) => {
-                let start = if from_ms.is_finite() { granularity.bucket_start_ms(from_ms) } else { from_ms };
-                let lower = arr(&[s.into(), k.into(), start.into()]);
-                let upper = arr(&[s.into(), k.into(), to_ms.into(), Array::new().into()]);
-                self.buckets(op, req::range(lower, false, upper, false), true).await?
-            }
-            // Buckets whose latest event is before `from` hold nothing in range.
-            None => self.buckets(op, req::range(arr(&[s.into(), from_ms.max(cutoff).into()]), false, s_end(s), false), false).await?,
-        };
+    pub async fn query_events(&self, s: &str, meta_key: Option<&str>, from_ms: f64, to_ms: f64, cutoff: f64, span_ms: f64) -> Result<Array> {
+        let buckets = self.buckets("querying events", bucket_range(s, meta_key, from_ms.max(cutoff), to_ms, span_ms), meta_key.is_some()).await?;
         let mut hits: Vec<(f64, JsValue)> = Vec::new();
         for b in &buckets {
             let ev: &Array = b.ev.unchecked_ref();

@@ -266,6 +266,27 @@ impl TimeSeries {
         series_work(self, |s| async move { Ok(s.count().await?.into()) })
     }
 
+    /// Removes the events with time in `[from, to]` (inclusive; either open when absent), of one
+    /// meta value if `meta` is given; resolves to how many live events were removed. A bucket
+    /// left empty goes.
+    #[wasm_bindgen(js_name = deleteMany)]
+    pub fn delete_many(&self, options: JsValue) -> Promise {
+        series_work(self, |s| async move {
+            let q = convert::query_options(&options)?;
+            Ok(s.delete_many(q.meta_key.as_deref(), q.from_ms, q.to_ms).await?.into())
+        })
+    }
+
+    /// Buckets new events by `granularity` from now on, the same or coarser than today's
+    /// (MongoDB `collMod`); buckets already written keep their span.
+    #[wasm_bindgen(js_name = setGranularity)]
+    pub fn set_granularity(&self, granularity: JsValue) -> Promise {
+        series_work(self, |s| async move {
+            s.set_granularity(convert::granularity(&granularity)?).await?;
+            Ok(U)
+        })
+    }
+
     /// Number of bucket records stored (including expired ones the reaper has not removed yet).
     #[wasm_bindgen(js_name = bucketCount)]
     pub fn bucket_count(&self) -> Promise {

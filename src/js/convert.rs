@@ -258,6 +258,14 @@ pub fn doc_expire_at_ms(v: &JsValue, now_ms: f64) -> Result<f64> {
     Ok(options::doc_expire_options(&value(v, "expire options")?)?.resolve(None, None, now_ms)?.e)
 }
 
+/// The argument of `setGranularity(granularity)`.
+pub fn granularity(v: &JsValue) -> Result<crate::core::buckets::Granularity> {
+    match value(v, "granularity")? {
+        Value::Text(s) => crate::core::buckets::Granularity::parse(&s),
+        other => Err(Error::wrong_type("granularity", &other.describe(), "\"seconds\", \"minutes\" or \"hours\"")),
+    }
+}
+
 /// `tiers` of `setTiers(tiers)`: (`expire_after`, `archive_until`).
 pub fn tiers(v: &JsValue) -> Result<(Window, Option<Window>)> {
     options::tiers_option("tiers", &value(v, "tiers")?)
@@ -326,7 +334,7 @@ pub fn event_array(v: &JsValue) -> Result<Array> {
 /// Events of `insert`/`insertMany`: each an object with a valid time in `timeField`.
 pub fn events_in(what: &str, events: &Array, options: &SeriesOptions) -> Result<EventsIn> {
     let read = read_events(events, what, &options.time_field, options.meta_field.as_deref()).map_err(refused)?;
-    // { kinds, values, raw, metaKeys, metas }, one of each per event.
+    // { kinds, values, raw, metaKeys, metas, sizes }, one of each per event.
     let kinds = field(&read, "kinds").unchecked_into::<Uint8Array>().to_vec();
     let values = field(&read, "values").unchecked_into::<Float64Array>().to_vec();
     let raw = list(&read, "raw");
@@ -349,5 +357,6 @@ pub fn events_in(what: &str, events: &Array, options: &SeriesOptions) -> Result<
         times_ms.push(parse_expires_at(input).map_err(|e| rename(e, &name))?);
     }
     let meta_keys = list(&read, "metaKeys").iter().map(|k| k.as_string().unwrap_or_default()).collect();
-    Ok(EventsIn { events: events.clone(), times_ms, meta_keys, metas: list(&read, "metas") })
+    let sizes = self::field(&read, "sizes").unchecked_into::<Float64Array>().to_vec();
+    Ok(EventsIn { events: events.clone(), times_ms, meta_keys, metas: list(&read, "metas"), sizes })
 }

@@ -253,6 +253,7 @@ export function readEvents(events, what, timeField, metaField) {
   const raw = new Array(n);
   const metaKeys = new Array(n);
   const metas = new Array(n);
+  const sizes = new Float64Array(n);
   let i = 0;
   try {
     for (; i < n; i++) {
@@ -266,11 +267,23 @@ export function readEvents(events, what, timeField, metaField) {
       const m = metaPath === undefined || !object ? undefined : atPath(e, metaPath);
       metas[i] = m === undefined ? null : m;
       metaKeys[i] = metaKey(m);
+      sizes[i] = jsonBytes(e);
     }
   } catch (e) {
     throw unreadable(`${what} ${i}`, "", e);
   }
-  return { kinds, values, raw, metaKeys, metas };
+  return { kinds, values, raw, metaKeys, metas, sizes };
+}
+
+// An event's size as JSON (what closes a bucket at maxBucketBytes): UTF-16 code units of
+// JSON.stringify, 0 for what JSON cannot write (a BigInt, a cycle: the bucket's event count still
+// closes it).
+function jsonBytes(e) {
+  try {
+    return JSON.stringify(e)?.length ?? 0;
+  } catch {
+    return 0;
+  }
 }
 
 // The grouping key of a meta value: equal JSON, equal series (MongoDB compares meta values

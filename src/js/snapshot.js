@@ -55,7 +55,17 @@ function encode(v, where, path) {
 const secs = (ms) => (ms === Infinity ? null : ms / 1000);
 const label = (k) => JSON.stringify(k);
 
-// entryRecs: { k, e, v } (an idle entry's with i, its window in ms, and c, its cap); collections: [definition, { c, r, i, v } records]; series: [definition, buckets].
+// A stored window as an option takes it: seconds, or an ISO-8601 duration when it has months
+// (as ttlIndex() shows it: "P1Y2M", "P3MT86400S").
+const span = (months, secs) => {
+  if (!months) return secs;
+  const [y, m] = [Math.floor(months / 12), months % 12];
+  return `P${y ? `${y}Y` : ""}${m ? `${m}M` : ""}${secs ? `T${secs}S` : ""}`;
+};
+
+// entryRecs: { k, e, v } (an idle entry's with i, its window in ms, and c, its cap); collections:
+// [definition, { c, r, i, v } records, each record's expiry in ms]; series: [definition, buckets,
+// [the cut-off, each bucket's expiry] in ms].
 export function buildSnapshot(database, now, entryRecs, collections, series) {
   const snapshot = { format: FORMAT, version: 1, database, exportedAt: now / 1000, entries: [], collections: [], timeSeries: [] };
   for (const r of entryRecs) {
@@ -64,36 +74,46 @@ export function buildSnapshot(database, now, entryRecs, collections, series) {
     if (r.i !== undefined) Object.assign(entry, { idle: r.i / 1000, cap: secs(r.c ?? Infinity) });
     snapshot.entries.push(entry);
   }
-  for (const [def, recs] of collections) {
+  for (const [def, recs, expiries] of collections) {
     const ttl = def.ttlIndex;
     // An index with an archive tier is exported with its tiers (the archive itself is not).
     const until = ttl ? ttl.archiveUntilSecs : undefined;
+    const after = ttl && span(ttl.expireAfterMonths, ttl.expireAfterSecs);
     const tiers = until === undefined ? undefined
-      : [{ after: ttl.expireAfterSecs, action: "archive" }, ...(Number.isFinite(until) ? [{ after: until, action: "delete" }] : [])];
-    const index = ttl && (tiers ? { field: ttl.field, tiers, unit: ttl.unit } : { field: ttl.field, expireAfter: ttl.expireAfterSecs, unit: ttl.unit });
+      : [{ after, action: "archive" }, ...(Number.isFinite(until) ? [{ after: span(ttl.archiveUntilMonths, until), action: "delete" }] : [])];
+    const dated = ttl && (ttl.automatic ? { automatic: true } : { field: ttl.field, unit: ttl.unit });
+    const index = ttl && (tiers ? { ...dated, tiers } : { ...dated, expireAfter: after });
     const out = { name: def.name, keyPath: def.keyPath, ttlIndex: index, documents: [] };
-    for (const r of recs) {
-      const expiresAt = ttl && r.r !== Infinity ? r.r + ttl.expireAfterSecs * 1000 : Infinity;
+    for (const [i, r] of recs.entries()) {
+      const expiresAt = expiries[i];
       if (expiresAt <= now) continue;
       out.documents.push({ expiresAt: secs(expiresAt), document: encode(r.v, `collection ${label(def.name)} document ${label(r.i)}`, "document") });
     }
     snapshot.collections.push(out);
   }
-  for (const [def, buckets] of series) {
+  for (const [def, buckets, times] of series) {
     const after = def.expireAfterSecs;
     const out = {
       name: def.name,
-      options: { timeField: def.timeField, metaField: def.metaField, granularity: def.granularity, expireAfter: after },
+      options: {
+        timeField: def.timeField,
+        metaField: def.metaField,
+        ...(def.granularity === "custom"
+          ? { bucketMaxSpanSeconds: def.bucketSpanSecs, bucketRoundingSeconds: def.bucketSpanSecs }
+          : { granularity: def.granularity }),
+        ...(def.maxBucketBytes === undefined ? {} : { maxBucketBytes: def.maxBucketBytes }),
+        expireAfter: after === null ? null : span(def.expireAfterMonths, after),
+      },
       buckets: [],
     };
-    const cutoff = after === null ? -Infinity : now - after * 1000;
-    for (const b of buckets) {
+    const cutoff = times[0];
+    for (const [j, b] of buckets.entries()) {
       const events = [];
       b.ev.forEach((e, i) => {
         if (b.ts[i] > cutoff) events.push(encode(e, `time series ${label(def.name)} event`, `events[${events.length}]`));
       });
       if (events.length === 0) continue;
-      out.buckets.push({ meta: b.m, expiresAt: after === null ? null : (b.l + after * 1000) / 1000, events });
+      out.buckets.push({ meta: b.m, expiresAt: secs(times[j + 1]), events });
     }
     snapshot.timeSeries.push(out);
   }

@@ -246,7 +246,11 @@ impl<'a> From<&'a TtlIndex> for TtlIndexInfo<'a> {
 pub(super) struct SeriesInfo<'a> {
     time_field: &'a str,
     meta_field: Option<&'a str>,
-    granularity: &'static str,
+    /// `null` with a custom span.
+    granularity: Option<&'static str>,
+    bucket_max_span_seconds: f64,
+    bucket_rounding_seconds: f64,
+    max_bucket_bytes: u32,
     expire_after: Option<Span>,
 }
 
@@ -256,7 +260,10 @@ impl<'a> From<&'a SeriesOptions> for SeriesInfo<'a> {
         SeriesInfo {
             time_field: &o.time_field,
             meta_field: o.meta_field.as_deref(),
-            granularity: o.granularity.name(),
+            granularity: (!matches!(o.granularity, crate::core::buckets::Granularity::Custom(_))).then(|| o.granularity.name()),
+            bucket_max_span_seconds: o.granularity.span_ms() / 1000.0,
+            bucket_rounding_seconds: o.granularity.span_ms() / 1000.0,
+            max_bucket_bytes: o.max_bucket_bytes,
             expire_after: o.expire_after.map(Span::from),
         }
     }

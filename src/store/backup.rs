@@ -138,8 +138,11 @@ impl Store {
             #[cfg(not(feature = "full"))]
             Some(Some(_)) => return Ok(None),
             #[cfg(feature = "full")]
-            Some(Some(def @ Definition::Collection { name, .. })) => {
+            Some(Some(def @ Definition::Collection { name, ttl, .. })) => {
                 let recs = conn.doc_page(name, after, PAGE).await?;
+                // Each document's expiry (Unix ms, +Infinity for never), worked out here where
+                // the index's calendar window is known.
+                let expiries: Vec<f64> = recs.iter().map(|r| ttl.as_ref().map_or(f64::INFINITY, |t| t.expires_at_ms(field(&r, "r").as_f64().unwrap_or(f64::INFINITY)))).collect();
                 let next = (recs.length() == PAGE).then(|| field(&last(&recs), "i"));
                 let n = recs.length();
                 let docs: JsValue = if self.encrypted() {
@@ -149,16 +152,20 @@ impl Store {
                 } else {
                     recs.into()
                 };
-                data.collections.push(&Array::of2(&def.to_js(), &docs));
+                data.collections.push(&Array::of3(&def.to_js(), &docs, &js_sys::Float64Array::from(&expiries[..])));
                 (n, next)
             }
             #[cfg(feature = "full")]
-            Some(Some(def @ Definition::Series { .. })) => {
+            Some(Some(def @ Definition::Series { options, .. })) => {
                 let recs = conn.bucket_page(def.name(), after, PAGE).await?;
+                // [cut-off, then each bucket's expiry] (Unix ms; -Infinity and +Infinity without
+                // expireAfter), worked out here where the calendar window is known.
+                let mut times = vec![options.expired_through_ms(now_ms()).unwrap_or(f64::NEG_INFINITY)];
+                times.extend(recs.iter().map(|b| options.expire_after.map_or(f64::INFINITY, |w| w.after(field(&b, "l").as_f64().unwrap_or(0.0)))));
                 // A bucket's primary key, from its record: [s, l, k, t, q].
                 let next = (recs.length() == PAGE).then(|| ["s", "l", "k", "t", "q"].iter().map(|f| field(&last(&recs), f)).collect::<Array>().into());
                 let n = recs.length();
-                data.series.push(&Array::of2(&def.to_js(), &recs));
+                data.series.push(&Array::of3(&def.to_js(), &recs, &js_sys::Float64Array::from(&times[..])));
                 (n, next)
             }
         };
@@ -240,9 +247,9 @@ impl Store {
                 times_ms: live.iter().map(|&i| events.times_ms[i]).collect(),
                 meta_keys: live.iter().map(|&i| events.meta_keys[i].clone()).collect(),
                 metas: live.iter().map(|&i| events.metas.get(i as u32)).collect(),
+                sizes: live.iter().map(|&i| events.sizes[i]).collect(),
             };
-            let granularity = options.granularity;
-            w.series.push((Definition::Series { name, options }, kept, granularity));
+            w.series.push((Definition::Series { name, options: options.clone() }, kept, options));
         }
 
         crate::long::total(report.entries + report.documents + report.events);

@@ -35,15 +35,22 @@ impl Store {
         };
         let options = match (stored, options) {
             (Some(have), None) => have,
-            (Some(have), Some(asked)) => {
+            (Some(have), Some(mut asked)) => {
+                // A granularity coarsened by setGranularity stays: the app's own options, still
+                // naming the finer one, open the series as it is now.
+                if asked.granularity != have.granularity && asked.granularity.may_become(have.granularity) {
+                    asked.granularity = have.granularity;
+                }
                 let same_shape = SeriesOptions { expire_after: have.expire_after, ..asked.clone() } == have;
                 if !same_shape {
                     return Err(Error::InvalidType(format!(
-                        "time series {} exists with timeField {}, metaField {}, granularity {}; only expireAfter can change",
+                        "time series {} exists with timeField {}, metaField {}, {} s buckets ({}), maxBucketBytes {}; only expireAfter can change here (the granularity through setGranularity, to a coarser one)",
                         quote(name),
                         quote(&have.time_field),
                         have.meta_field.as_deref().map_or("none".into(), quote),
-                        quote(have.granularity.name())
+                        crate::core::text::js_number(have.granularity.span_ms() / 1000.0),
+                        quote(have.granularity.name()),
+                        have.max_bucket_bytes
                     )));
                 }
                 if asked != have {
@@ -93,8 +100,8 @@ impl Series {
 
     /// Appends events to their buckets, in one transaction; returns the bucket records written.
     pub async fn insert_many(&self, events: &EventsIn) -> Result<u32> {
-        let granularity = self.options.borrow().granularity;
-        let written = self.store.live().await?.insert_events(&self.name, events, granularity).await?;
+        let options = self.options();
+        let written = self.store.live().await?.insert_events(&self.name, events, &options).await?;
         self.store.emit_change_in("timeSeries", &self.name, "insert", Array::new());
         Ok(written)
     }
@@ -102,8 +109,43 @@ impl Series {
     /// Live events with time in `[from_ms, to_ms]` (inclusive), of one meta value if given, oldest first.
     pub async fn query(&self, meta_key: Option<&str>, from_ms: f64, to_ms: f64) -> Result<Array> {
         let conn = self.store.live().await?;
-        let granularity = self.options.borrow().granularity;
-        conn.query_events(&self.name, meta_key, from_ms, to_ms, self.cutoff(), granularity).await
+        let span_ms = self.options.borrow().granularity.span_ms();
+        conn.query_events(&self.name, meta_key, from_ms, to_ms, self.cutoff(), span_ms).await
+    }
+
+    /// Removes the events with time in `[from_ms, to_ms]` (inclusive), of one meta value if
+    /// given; how many live ones were removed. A bucket left empty goes.
+    pub async fn delete_many(&self, meta_key: Option<&str>, from_ms: f64, to_ms: f64) -> Result<u32> {
+        let span_ms = self.options.borrow().granularity.span_ms();
+        let removed = self.store.live().await?.delete_events(&self.name, meta_key, from_ms, to_ms, self.cutoff(), span_ms).await?;
+        self.store.emit_change_in("timeSeries", &self.name, "deleteMany", Array::new());
+        Ok(removed)
+    }
+
+    /// Changes the bucket span of new events to `next`, the same or coarser (MongoDB
+    /// `collMod` granularity); buckets already written keep theirs.
+    pub async fn set_granularity(&self, next: crate::core::buckets::Granularity) -> Result<()> {
+        let conn = self.store.live().await?;
+        let mut options = match conn.definition(&series_key(&self.name)).await? {
+            Some(Definition::Series { options, .. }) => options,
+            _ => self.options(),
+        };
+        if !options.granularity.may_become(next) {
+            return Err(Error::InvalidType(format!(
+                "time series {}: granularity {} is finer than its {} ({} s buckets); a granularity changes from finer to coarser only, as in MongoDB",
+                quote(&self.name),
+                quote(next.name()),
+                quote(options.granularity.name()),
+                crate::core::text::js_number(options.granularity.span_ms() / 1000.0)
+            )));
+        }
+        options.granularity = next;
+        let def = Definition::Series { name: self.name.clone(), options: options.clone() };
+        conn.put_definition(&def).await?;
+        self.store.definition_saved(&def);
+        self.options.replace(options);
+        self.store.emit_change_in("timeSeries", &self.name, "setGranularity", Array::new());
+        Ok(())
     }
 
     /// Number of live events.

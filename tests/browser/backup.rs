@@ -81,6 +81,46 @@ async fn a_collection_without_a_ttl_index_round_trips() {
     destroy(&name).await;
 }
 
+/// Windows with months, an automatic index (each document's own expiry, an override among
+/// them) and a time series kept for a month are exported as the store holds them and come back
+/// the same.
+#[cfg(feature = "full")]
+#[wasm_bindgen_test]
+async fn months_and_automatic_indexes_round_trip_with_each_expiry() {
+    let name = db_name("backupmonths");
+    let s = open_manual(&name).await;
+    let q = call(&s, "collection", &["q".into(), js("({ ttlIndex: { field: 'at', expireAfter: '3 months' } })")]).await;
+    call(&q, "put", &[js("({ id: 1, at: '2036-01-31T00:00:00Z' })")]).await;
+    let a = call(&s, "collection", &["a".into(), js("({ ttlIndex: { automatic: true, expireAfter: 'P1Y' } })")]).await;
+    call(&a, "putMany", &[js("[{ id: 1 }, { id: 2 }]")]).await;
+    call(&a, "expire", &[2.into(), js("({ expiresAt: '2037-06-01T00:00:00Z' })")]).await;
+    let ts = call(&s, "timeSeries", &["t".into(), js("({ timeField: 'at', expireAfter: '1 month' })")]).await;
+    call(&ts, "insert", &[js("({ at: Date.now() / 1000 })")]).await;
+    let expiry = |c: JsValue, id: i32| async move { num(&call(&c, "expiresAt", &[id.into()]).await) };
+    // 2036-01-31 + 3 months: April 30 has no 31st, so May 1.
+    assert_eq!(expiry(q.clone(), 1).await, 2_093_212_800.0);
+    let (a1, a2) = (expiry(a.clone(), 1).await, expiry(a.clone(), 2).await);
+    assert_eq!(a2, 2_127_427_200.0);
+    let snapshot = call(&s, "export", &[]).await;
+    let text = json(&snapshot);
+    assert!(text.contains(r#""expireAfter":"P3M""#) && text.contains(r#""automatic":true,"expireAfter":"P1Y""#), "{text}");
+    assert!(text.contains(r#""expireAfter":"P1M""#), "{text}");
+    destroy(&name).await;
+    let s = open_manual(&name).await;
+    let report = call(&s, "import", &[snapshot]).await;
+    assert_eq!((num(&field(&report, "documents")), num(&field(&report, "events"))), (3.0, 1.0));
+    let q = call(&s, "collection", &["q".into()]).await;
+    let a = call(&s, "collection", &["a".into()]).await;
+    assert_eq!(field(&call(&q, "ttlIndex", &[]).await, "expireAfter"), "P3M");
+    assert_eq!(expiry(q, 1).await, 2_093_212_800.0);
+    assert_eq!(field(&call(&a, "ttlIndex", &[]).await, "automatic"), true);
+    assert_eq!((expiry(a.clone(), 1).await, expiry(a, 2).await), (a1, a2), "each document keeps its expiry");
+    let ts = call(&s, "timeSeries", &["t".into()]).await;
+    assert_eq!(field(&field(&ts, "options"), "expireAfter"), "P1M");
+    assert_eq!(num(&call(&ts, "count", &[]).await), 1.0);
+    destroy(&name).await;
+}
+
 #[wasm_bindgen_test]
 async fn values_json_cannot_carry_are_refused_naming_them() {
     let name = db_name("backupbad");

@@ -110,7 +110,7 @@ async fn series_definitions_and_bad_events() {
     call(&s, "close", &[]).await;
     let s = open_manual(&name).await;
     let ts = call(&s, "timeSeries", &["x".into(), JsValue::UNDEFINED]).await;
-    assert_eq!(json(&field(&ts, "options")), r#"{"timeField":"t","metaField":"m","granularity":"seconds","expireAfter":60}"#);
+    assert_eq!(json(&field(&ts, "options")), r#"{"timeField":"t","metaField":"m","granularity":"seconds","bucketMaxSpanSeconds":3600,"bucketRoundingSeconds":3600,"maxBucketBytes":128000,"expireAfter":60}"#);
     let ts = call(&s, "timeSeries", &["x".into(), js("({ timeField: 't', metaField: 'm', expireAfter: 120 })")]).await;
     assert_eq!(field(&field(&ts, "options"), "expireAfter"), 120);
     let e = try_call(&s, "timeSeries", &["x".into(), js("({ timeField: 'time', metaField: 'm' })")]).await.unwrap_err();
@@ -130,5 +130,115 @@ async fn a_hundred_thousand_events_take_about_a_hundred_records() {
     assert_eq!(num(&written), 104.0);
     assert_eq!(raw_store(&name, "buckets", "getAllKeys").await.length(), 104, "IndexedDB records for 100 000 events");
     assert_eq!(num(&call(&ts, "count", &[]).await), 100_000.0);
+    destroy(&name).await;
+}
+
+/// 2026-11-01T00:00:00Z, a multiple of ten minutes, an hour and a day.
+const BASE: f64 = 1_793_491_200.0;
+
+/// The `v` of each event a query returns, as JSON.
+fn vs(events: &JsValue) -> String {
+    json(&js_sys::Array::from(events).iter().map(|e| field(&e, "v")).collect::<js_sys::Array>().into())
+}
+
+#[wasm_bindgen_test]
+async fn custom_bucket_spans_as_mongodb_s_bucket_max_span_and_rounding() {
+    let name = db_name("customspan");
+    let s = open_manual(&name).await;
+    let ts = call(&s, "timeSeries", &["c".into(), js("({ timeField: 'at', metaField: 'm', bucketMaxSpanSeconds: 600, bucketRoundingSeconds: 600 })")]).await;
+    let options = field(&ts, "options");
+    assert!(field(&options, "granularity").is_null());
+    assert_eq!((num(&field(&options, "bucketMaxSpanSeconds")), num(&field(&options, "maxBucketBytes"))), (600.0, 128_000.0));
+    let events = format!("[0, 300, 599, 600, 1199].map((d, v) => ({{ at: {BASE} + d, m: 'a', v }}))");
+    call(&ts, "insertMany", &[js(&events)]).await;
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 2.0, "[0, 600) and [600, 1200)");
+    assert_eq!(vs(&call(&ts, "query", &[js(&format!("({{ meta: 'a', from: {}, to: {} }})", BASE + 599.0, BASE + 600.0))]).await), "[2,3]");
+    for (opts, class, part) in [
+        ("({ timeField: 'at', bucketMaxSpanSeconds: 600, bucketRoundingSeconds: 300 })", "TypeError", "must be equal"),
+        ("({ timeField: 'at', bucketMaxSpanSeconds: 600 })", "TypeError", "go together"),
+        ("({ timeField: 'at', granularity: 'hours', bucketMaxSpanSeconds: 600, bucketRoundingSeconds: 600 })", "TypeError", "not both"),
+        ("({ timeField: 'at', bucketMaxSpanSeconds: 0.5, bucketRoundingSeconds: 0.5 })", "RangeError", "bucketMaxSpanSeconds 0.5"),
+        ("({ timeField: 'at', maxBucketBytes: 100 })", "RangeError", "maxBucketBytes 100"),
+        ("({ timeField: 'at', maxBucketBytes: '1 MB' })", "TypeError", "maxBucketBytes \"1 MB\""),
+    ] {
+        let e = try_call(&s, "timeSeries", &["bad".into(), js(opts)]).await.unwrap_err();
+        assert_error(&e, class, &[part]);
+    }
+    // The definition survives a reopen.
+    call(&s, "close", &[]).await;
+    let s = open_manual(&name).await;
+    let ts = call(&s, "timeSeries", &["c".into()]).await;
+    assert_eq!(num(&field(&field(&ts, "options"), "bucketMaxSpanSeconds")), 600.0);
+    call(&ts, "insert", &[js(&format!("({{ at: {BASE} + 1, m: 'a', v: 5 }})"))]).await;
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 2.0, "into its span's bucket");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn granularity_goes_from_finer_to_coarser_and_old_buckets_stay_readable() {
+    let name = db_name("setgranularity");
+    let s = open_manual(&name).await;
+    let ts = call(&s, "timeSeries", &["g".into(), js("({ timeField: 'at', metaField: 'm', granularity: 'seconds' })")]).await;
+    call(&ts, "insertMany", &[js(&format!("[{{ at: {BASE} + 4000, m: 'a', v: 1 }}, {{ at: {BASE} + 4010, m: 'a', v: 2 }}]"))]).await;
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 1.0);
+    call(&ts, "setGranularity", &["hours".into()]).await;
+    assert_eq!(field(&field(&ts, "options"), "granularity"), "hours");
+    call(&ts, "insert", &[js(&format!("({{ at: {BASE} + 4020, m: 'a', v: 3 }})"))]).await;
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 2.0, "new events by the new span");
+    let q = format!("({{ meta: 'a', from: {}, to: {} }})", BASE + 4005.0, BASE + 5000.0);
+    assert_eq!(vs(&call(&ts, "query", &[js(&q)]).await), "[2,3]", "the finer bucket is still found from inside its span");
+    let e = try_call(&ts, "setGranularity", &["minutes".into()]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["granularity \"minutes\" is finer than its \"hours\"", "finer to coarser only"]);
+    let e = try_call(&ts, "setGranularity", &["days".into()]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["granularity \"days\""]);
+    // The app's own options, naming the finer granularity, still open it as it is now.
+    call(&s, "close", &[]).await;
+    let s = open_manual(&name).await;
+    let ts = call(&s, "timeSeries", &["g".into(), js("({ timeField: 'at', metaField: 'm', granularity: 'seconds' })")]).await;
+    assert_eq!(field(&field(&ts, "options"), "granularity"), "hours");
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn delete_many_removes_events_by_meta_and_time_and_empty_buckets_go() {
+    let name = db_name("seriesdelete");
+    let s = open_manual(&name).await;
+    let ts = call(&s, "timeSeries", &["d".into(), js("({ timeField: 'at', metaField: 'm', granularity: 'seconds' })")]).await;
+    let events = format!("[0, 10, 20, 3600, 3610].flatMap((d, i) => [{{ at: {BASE} + d, m: 'a', v: i }}, {{ at: {BASE} + d, m: 'b', v: 10 + i }}])");
+    call(&ts, "insertMany", &[js(&events)]).await;
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 4.0);
+    let removed = call(&ts, "deleteMany", &[js(&format!("({{ meta: 'a', from: {}, to: {} }})", BASE + 5.0, BASE + 3600.0))]).await;
+    assert_eq!(num(&removed), 3.0);
+    assert_eq!(vs(&call(&ts, "query", &[js("({ meta: 'a' })")]).await), "[0,4]");
+    assert_eq!(num(&call(&ts, "count", &[]).await), 7.0);
+    // Every event of b in the second hour: its bucket goes.
+    assert_eq!(num(&call(&ts, "deleteMany", &[js(&format!("({{ meta: 'b', from: {} }})", BASE + 3000.0))]).await), 2.0);
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 3.0);
+    assert_eq!(num(&call(&ts, "deleteMany", &[js("({ meta: 'nobody' })")]).await), 0.0);
+    assert_eq!(num(&call(&ts, "deleteMany", &[js("({})")]).await), 5.0);
+    assert_eq!(num(&call(&ts, "bucketCount", &[]).await), 0.0);
+    let e = try_call(&ts, "deleteMany", &[js("({ from: 'yesterday' })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["\"yesterday\""]);
+    destroy(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_bucket_closes_at_max_bucket_bytes_as_well_as_at_a_thousand_events() {
+    let name = db_name("bucketbytes");
+    let s = open_manual(&name).await;
+    // About 310 bytes of JSON an event: three fit in 1 KiB.
+    let small = call(&s, "timeSeries", &["small".into(), js("({ timeField: 'at', maxBucketBytes: 1024 })")]).await;
+    assert_eq!(num(&field(&field(&small, "options"), "maxBucketBytes")), 1024.0);
+    call(&small, "insertMany", &[js(&format!("Array.from({{ length: 10 }}, (_, i) => ({{ at: {BASE} + i, p: 'x'.repeat(280) }}))"))]).await;
+    assert_eq!(num(&call(&small, "bucketCount", &[]).await), 4.0);
+    // 2 KiB events under the default 125 KiB: 62 in the first bucket, 38 in the second.
+    let big = call(&s, "timeSeries", &["big".into(), js("({ timeField: 'at' })")]).await;
+    call(&big, "insertMany", &[js(&format!("Array.from({{ length: 100 }}, (_, i) => ({{ at: {BASE} + i, p: 'x'.repeat(2000) }}))"))]).await;
+    assert_eq!(num(&call(&big, "bucketCount", &[]).await), 2.0);
+    let buckets: js_sys::Array = raw_store(&name, "buckets", "getAll").await;
+    let mut sizes: Vec<f64> = buckets.iter().filter(|b| field(b, "s") == "big").map(|b| num(&field(&b, "n"))).collect();
+    sizes.sort_by(f64::total_cmp);
+    assert_eq!(sizes, [37.0, 63.0]);
+    assert_eq!(num(&call(&big, "count", &[]).await), 100.0);
     destroy(&name).await;
 }

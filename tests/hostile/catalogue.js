@@ -305,7 +305,10 @@ function expected(pos, id) {
   if (pos.expireMissing) return id === "undefined" ? T : ORACLE[pos.kind][id] ?? T; // "needs { ttl } or { expiresAt }"; a missing key: false
   if (pos.nullMeansExisting && (id === "undefined" || id === "null")) return T; // "t2 does not exist yet"
   if (pos.fieldIsData) {
-    // A document's TTL field: any value that can be stored; a non-date never expires (no error).
+    // A document's TTL field: any value that can be stored; a non-date never expires (no error),
+    // but a number whose date in the index's unit is after year 9999 (2^53, 1e21 read as
+    // seconds) is a RangeError: such a document would never expire.
+    if (id === "twoTo53" || id === "n1e21") return R;
     return ORACLE.value[id] ?? T;
   }
   return ORACLE[pos.kind][id] ?? T;

@@ -22,6 +22,7 @@ import {
   type LongOptions,
   type Progress,
   type SetManyEntry,
+  type Granularity,
 } from "../../pkg/index.js";
 import { QueryClient } from "@tanstack/query-core";
 import { experimental_createQueryPersister, type AsyncStorage as TanStackStorage, type PersistedQuery } from "@tanstack/query-persist-client-core";
@@ -84,6 +85,12 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   const rows = await temps.query<{ ts: Date }>({ meta: "sensorA", from: "2026-11-20", to: "2026-11-21" });
   const monthly = await store.timeSeries("monthly", { timeField: "ts", expireAfter: "1 month" });
   const kept: number | string | null = monthly.options.expireAfter;
+  // MongoDB's custom bucketing, a coarser granularity later, deletes by meta and time.
+  const custom = await store.timeSeries("custom", { timeField: "ts", bucketMaxSpanSeconds: 600, bucketRoundingSeconds: 600, maxBucketBytes: 65536 });
+  const span: number = custom.options.bucketMaxSpanSeconds;
+  const named: Granularity | null = custom.options.granularity;
+  await temps.setGranularity("hours");
+  const removed: number = await temps.deleteMany({ meta: "sensorA", to: "2026-11-01" });
 
   const report: ReapReport = await store.reap();
   const stats: Stats = store.stats();
@@ -118,6 +125,8 @@ export async function misuse(store: TtlStore): Promise<void> {
   store.addEventListener("expire", () => {});
   // @ts-expect-error granularity is one of three
   await store.timeSeries("t", { timeField: "ts", granularity: "days" });
+  // @ts-expect-error setGranularity takes a granularity name
+  await temps.setGranularity(600);
   // @ts-expect-error an automatic index has no field
   await store.collection("c", { ttlIndex: { automatic: true, field: "at", expireAfter: 1 } });
   // @ts-expect-error collection.expire needs ttl or expiresAt
