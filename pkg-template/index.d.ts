@@ -59,6 +59,12 @@ export interface StoreOptions {
   maxRemovesPerSecond?: number;
   /** Entries removed per IndexedDB transaction inside a pass. Default: 500. */
   batchSize?: number;
+  /**
+   * Records looked up per step of a batch (CockroachDB's `ttl_select_batch_size`, beside
+   * `batchSize`'s `ttl_delete_batch_size`): a batch reads the keys it removes this many at a time.
+   * Default: 500.
+   */
+  selectBatchSize?: number;
   /** `false`: no background reaper; only `reap()` removes expired entries. Default: `true`. */
   autoReap?: boolean;
   /**
@@ -744,6 +750,8 @@ export type TtlIndexOptions = TtlIndexWithExpireAfter | TtlIndexWithTiers | TtlI
 export interface TtlIndexAutomatic {
   /** Stamps each document's expiry at its write. */
   automatic: true;
+  /** See `TtlIndexWithExpireAfter.schedule`. */
+  schedule?: string;
   /** Seconds, or a duration, months and years included, as in `TtlIndexWithExpireAfter`. */
   expireAfter: TtlInput;
   /** @hidden */
@@ -758,6 +766,8 @@ export interface TtlIndexAutomatic {
 export interface TtlIndexAutomaticWithTiers {
   /** Stamps each document's reference at its write. */
   automatic: true;
+  /** See `TtlIndexWithExpireAfter.schedule`. */
+  schedule?: string;
   /** The tiers, each reached at the last write + `after`; see `TtlTiers`. */
   tiers: TtlTiers;
   /** @hidden */
@@ -794,6 +804,17 @@ export interface TtlIndexWithExpireAfter {
   /** @hidden */
   tiers?: never;
   /**
+   * When background passes reap this collection (CockroachDB's `ttl_job_cron`): `"@hourly"`,
+   * `"@daily"`, `"@weekly"`, `"@monthly"`, `"@yearly"` or five CRON fields in UTC (`minute hour
+   * day-of-month month day-of-week`; each `*`, a number or a range `a-b`, either followed by a
+   * step `/n`, or a list of those), checked at each background pass (so within
+   * `reapIntervalMs`). A run missed while no tab was open runs at the next open. `reap()` still
+   * reaps everything now. Without it, every background pass reaps the collection. A bad
+   * expression is a `TypeError` naming it. Given again with other options it replaces the saved
+   * one.
+   */
+  schedule?: string;
+  /**
    * Unit of number and `BigInt` field values (YDB's: a `Uint64` of nanoseconds is `"ns"`).
    * Default `"s"`. A value whose date in this unit is after year 9999 (`Date.now()`
    * milliseconds under `"s"`) is refused with a `RangeError` that suggests the unit that fits.
@@ -815,6 +836,8 @@ export interface TtlIndexWithTiers {
   tiers: TtlTiers;
   /** @hidden */
   expireAfter?: never;
+  /** See `TtlIndexWithExpireAfter.schedule`. */
+  schedule?: string;
   /**
    * Unit of number and `BigInt` field values (YDB's: a `Uint64` of nanoseconds is `"ns"`).
    * Default `"s"`. A value whose date in this unit is after year 9999 (`Date.now()`
@@ -903,6 +926,28 @@ export interface TtlIndexInfo {
    * has an archive tier (a single delete tier is reported as `expireAfter` alone).
    */
   tiers?: TtlTierInfo[];
+  /** The `schedule` background passes reap the collection by, when it has one. */
+  schedule?: string;
+  /** `true` while `pauseReaper()` holds the collection's reaping (saved in the database). */
+  paused?: true;
+}
+
+/** `collection.stats()`: counted when called, and this member's reaper counters. */
+export interface CollectionStats {
+  /** Live documents. */
+  live: number;
+  /** Expired documents not removed yet. */
+  expired: number;
+  /** Documents this member's passes removed (moved to the archive included). */
+  removedTotal: number;
+  /** When this member's last pass ran the collection's turn (Unix seconds), or `null`. */
+  lastRunAt: number | null;
+  /** The next scheduled run (as `nextReapAt()`), or `null`. */
+  nextRunAt: number | null;
+  /** Milliseconds this member's passes spent looking up the collection's expired documents. */
+  selectMs: number;
+  /** Milliseconds they spent deleting them. */
+  deleteMs: number;
 }
 
 //#full: not in idb-ttl/lite
@@ -1149,6 +1194,28 @@ export class Collection {
    *   encrypted store, also a record that does not decrypt).
    */
   dropTtlIndex(): Promise<boolean>;
+  /**
+   * Stops the reaper removing this collection's documents, in every member and in stores opened
+   * later (CockroachDB's `ttl_pause`, a table parameter): background passes and `reap()` leave
+   * them until `resumeReaper()`. Reads still hide expired documents. Saved in the database;
+   * `ttlIndex().paused` shows it.
+   * @throws `TypeError`: the collection has no TTL index.
+   * @throws `StoreClosedError`, `TimeoutError`, `StorageError`: as `put`.
+   */
+  pauseReaper(): Promise<void>;
+  /** Lets the reaper remove this collection's expired documents again, in every member. */
+  resumeReaper(): Promise<void>;
+  /**
+   * When a background pass next reaps the collection by its `schedule` (Unix seconds; in the
+   * past while a run is due); `null` without a schedule (every background pass reaps it, each
+   * `reapIntervalMs`), while paused, or without a TTL index.
+   */
+  nextReapAt(): Promise<number | null>;
+  /**
+   * The collection's live and expired documents (counted now), and this member's reaper
+   * counters for it (CockroachDB's `ttl_label_metrics`).
+   */
+  stats(): Promise<CollectionStats>;
 }
 //#end full
 

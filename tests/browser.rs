@@ -25,6 +25,9 @@ mod collections;
 #[cfg(feature = "full")]
 #[path = "browser/crypt.rs"]
 mod crypt;
+#[cfg(feature = "full")]
+#[path = "browser/reaping.rs"]
+mod reaping;
 #[path = "browser/expiry.rs"]
 mod expiry;
 #[cfg(feature = "full")]

@@ -12,6 +12,7 @@ pub mod iso;
 pub mod modify;
 pub mod options;
 pub mod read;
+pub mod schedule;
 pub mod reaper;
 pub mod snapshot;
 pub mod text;

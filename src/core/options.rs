@@ -12,6 +12,7 @@ use crate::core::modify::{ExpireIf, EXPIRE_IF_ACCEPTED};
 use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Ttl, TtlInput};
 use crate::core::reaper::ReapLimits;
 use crate::core::text::{js_number, replace_first};
+use crate::core::schedule::Schedule;
 use crate::core::ttl_index::{tiers_windows, TierAction, TtlIndex};
 use crate::core::window::Window;
 use crate::core::value::{options, Value};
@@ -117,7 +118,7 @@ fn text_option<'a>(what: &str, v: Option<&'a Value>, accepted: &str) -> Result<O
 
 /// `TtlStore.open(name, options)`'s options.
 pub fn store_config(v: &Value) -> Result<StoreConfig> {
-    let [default_ttl, reap_interval_ms, max_removes_per_run, max_removes_per_collection, batch_size, auto_reap, timeout_ms, max_removes_per_second, on_expire, archive_for, max_entries, evict_on_quota, encryption] =
+    let [default_ttl, reap_interval_ms, max_removes_per_run, max_removes_per_collection, batch_size, auto_reap, timeout_ms, max_removes_per_second, on_expire, archive_for, max_entries, evict_on_quota, encryption, select_batch_size] =
         options(
             "TtlStore.open options",
             v,
@@ -135,6 +136,7 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
                 "maxEntries",
                 "evictOnQuota",
                 "encryption",
+                "selectBatchSize",
             ],
         )?;
     let mut config = StoreConfig::default();
@@ -162,6 +164,12 @@ pub fn store_config(v: &Value) -> Result<StoreConfig> {
     )?;
     // A batchSize given is kept; the default grows with a backlog.
     config.limits.fixed_batch = batch.is_some();
+    if let Some(n) = cap("selectBatchSize", select_batch_size)? {
+        if n == 0 {
+            return Err(Error::OutOfRange("selectBatchSize 0 is not accepted; expected a whole number >= 1".into()));
+        }
+        config.limits.select_batch_size = n;
+    }
     if let Some(rate) = max_removes_per_second {
         // 0 is the documented "no limit" (the default), so it is accepted here.
         config.limits.max_removes_per_second = match rate {
@@ -286,7 +294,10 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
     if matches!(v, Value::Null) {
         return Err(wrong("ttlIndex", v, "{ field, expireAfter or tiers, unit? }"));
     }
-    let [field, expire_after, unit, tiers, automatic] = options("ttlIndex", v, ["field", "expireAfter", "unit", "tiers", "automatic"])?;
+    let [field, expire_after, unit, tiers, automatic, schedule] = options("ttlIndex", v, ["field", "expireAfter", "unit", "tiers", "automatic", "schedule"])?;
+    let schedule = text_option("ttlIndex.schedule", schedule, "\"@hourly\", \"@daily\", \"@weekly\", \"@monthly\" or five CRON fields")?
+        .map(Schedule::parse)
+        .transpose()?;
     let example = "the name of a document field, e.g. \"createdAt\"";
     let automatic = bool_option("ttlIndex.automatic", automatic)?.unwrap_or(false);
     let field = field_name("ttlIndex.field", field, example)?;
@@ -304,7 +315,7 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
             &format!("{example}, or automatic: true to expire documents expireAfter after their last write"),
         )),
     };
-    match (expire_after, tiers) {
+    let mut index = match (expire_after, tiers) {
         (Some(_), Some(_)) => Err(Error::InvalidType("ttlIndex has both expireAfter and tiers; give one (expireAfter is the one-tier shorthand)".into())),
         (Some(after), None) => new(ttl_input("ttlIndex.expireAfter", after)?),
         (None, Some(tiers)) => {
@@ -317,7 +328,9 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
         (None, None) => Err(Error::InvalidType(
             "ttlIndex needs expireAfter: seconds or a duration such as \"90 days\" (0: the field is the expiry time), or tiers: [{ after, action: \"archive\" }, { after, action: \"delete\" }]".into(),
         )),
-    }
+    }?;
+    index.schedule = schedule;
+    Ok(index)
 }
 
 /// `tiers` (of a `ttlIndex`, or `setTiers(tiers)`): an array of `{ after, action }`, as
@@ -609,7 +622,7 @@ mod tests {
         assert_eq!(kp.as_deref(), Some("sid"));
         assert_eq!(ttl.unwrap().expire_after, Window::secs(3600.0));
         let m = type_error(collection_options(&rec(&[("ttlIndex", rec(&[("field", Text("at".into())), ("after", Number(1.0))]))])));
-        assert_eq!(m, "ttlIndex has an unknown option \"after\"; accepted: field, expireAfter, unit, tiers, automatic");
+        assert_eq!(m, "ttlIndex has an unknown option \"after\"; accepted: field, expireAfter, unit, tiers, automatic, schedule");
         let m = type_error(collection_options(&rec(&[("ttlIndex", Null)])));
         assert!(m.starts_with("ttlIndex null is not accepted"), "{m}");
         let tiers = |t: Value| collection_options(&rec(&[("ttlIndex", rec(&[("field", Text("at".into())), ("tiers", t)]))])).map(|(_, t)| t.unwrap());

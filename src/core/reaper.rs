@@ -19,6 +19,9 @@ pub const DEFAULT_BATCH_SIZE: u32 = 500;
 /// size, if larger); the rate limit and the pass's and the collection's caps still cut any batch
 /// ([`ReapLimits::next_batch`]). Fewer transactions drain a backlog faster (docs/benchmarks.md).
 pub const MAX_GROWN_BATCH: u32 = 4_000;
+/// Default number of records a reaper step looks up at once (CockroachDB's
+/// `ttl_select_batch_size`): a batch of `batchSize` removals reads its keys in such steps.
+pub const DEFAULT_SELECT_BATCH_SIZE: u32 = 500;
 /// Default cap on records removed from one collection (the entries, a collection, a time
 /// series) by one pass (ArangoDB `--ttl.max-collection-removes`): no cap beyond the pass's (an
 /// unset cap follows a given `maxRemovesPerRun`, see `core::options::store_config`).
@@ -38,6 +41,8 @@ pub struct ReapLimits {
     /// Records removed per second at most, across batches (CockroachDB's
     /// `ttl_delete_rate_limit`); 0: no limit.
     pub max_removes_per_second: u32,
+    /// Records looked up per step of a batch (CockroachDB's `ttl_select_batch_size`).
+    pub select_batch_size: u32,
 }
 
 impl Default for ReapLimits {
@@ -48,6 +53,7 @@ impl Default for ReapLimits {
             max_removes_per_run: DEFAULT_MAX_REMOVES_PER_RUN,
             max_removes_per_collection: DEFAULT_MAX_REMOVES_PER_COLLECTION,
             max_removes_per_second: 0,
+            select_batch_size: DEFAULT_SELECT_BATCH_SIZE,
         }
     }
 }
@@ -66,7 +72,7 @@ impl ReapLimits {
                 )));
             }
         }
-        Ok(ReapLimits { batch_size, fixed_batch: false, max_removes_per_run, max_removes_per_collection, max_removes_per_second: 0 })
+        Ok(ReapLimits { batch_size, max_removes_per_run, max_removes_per_collection, ..ReapLimits::default() })
     }
 
     /// How many records the next batch may remove, after `removed_in_pass` in this pass and
@@ -195,7 +201,8 @@ pub fn plan_pass<'a>(input: &PassInput<'a>, now_ms: f64) -> Vec<Turn<'a>> {
     let archive_turn = |id, through_ms| Turn { whose: Whose::Archive(id), through_ms, offer: None };
     let mut archives = vec![archive_turn(ArchiveId::Entries, now_ms - archive_for_ms.unwrap_or(0.0))];
     for &(name, ttl) in &input.collections {
-        let Some(ttl) = ttl else { continue };
+        // A paused collection (ttl_pause) loses nothing, not even its archive's delete tier.
+        let Some(ttl) = ttl.filter(|t| !t.paused) else { continue };
         // An archive tier offers each document with its delete tier; without one, with its
         // expiry.
         let (after, archive) = match ttl.archive_until {
@@ -264,6 +271,31 @@ pub struct ReapReport {
     pub remaining: u32,
     /// Wall time of the pass.
     pub duration_ms: f64,
+}
+
+/// One collection's reaper counters in this member (CockroachDB's `ttl_label_metrics`): what
+/// its turns removed, when one last ran, and the time they spent looking records up and
+/// deleting them.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CollectionCounters {
+    /// Documents its turns removed (moved to the archive included).
+    pub removed_total: u32,
+    /// The start of the last pass that ran its turn (Unix ms).
+    pub last_run_at_ms: Option<f64>,
+    /// Milliseconds spent looking up expired documents.
+    pub select_ms: f64,
+    /// Milliseconds spent deleting them.
+    pub delete_ms: f64,
+}
+
+impl CollectionCounters {
+    /// Counts one turn of a pass started at `at_ms`.
+    pub fn record(&mut self, at_ms: f64, removed: u32, (select_ms, delete_ms): (f64, f64)) {
+        self.removed_total += removed;
+        self.last_run_at_ms = Some(at_ms);
+        self.select_ms += select_ms;
+        self.delete_ms += delete_ms;
+    }
 }
 
 /// Counters across passes (`Stats` in JS, together with `reaperPaused`).
@@ -459,7 +491,7 @@ mod tests {
 
         fn ttl(expire_after_secs: f64, archive_until_secs: Option<f64>) -> TtlIndex {
             let (expire_after, archive_until) = (Window::secs(expire_after_secs), archive_until_secs.map(Window::secs));
-            TtlIndex { field: "at".into(), automatic: false, expire_after, unit: TimeUnit::Seconds, archive_until }
+            TtlIndex { field: "at".into(), automatic: false, expire_after, unit: TimeUnit::Seconds, archive_until, schedule: None, paused: false }
         }
 
         fn series(expire_after_secs: Option<f64>) -> SeriesOptions {
@@ -586,6 +618,16 @@ mod tests {
             let live: Vec<bool> = plan_pass(&input, T).iter().map(Turn::is_live).collect();
             assert_eq!(live, [true, true, true, false, false]);
             assert!(plan_pass(&input, T).iter().all(|t| t.is_live() != t.offer.is_none()), "archive turns offer nothing, live ones here all do");
+        }
+
+        #[test]
+        fn a_paused_collection_has_no_turn_not_even_its_archive_s() {
+            let mut paused = ttl(60.0, Some(3_600.0));
+            paused.paused = true;
+            let running = ttl(60.0, None);
+            let input = PassInput { hook: false, archive_for_ms: None, collections: vec![("p", Some(&paused)), ("r", Some(&running))], series: vec![] };
+            let whose: Vec<Whose<'_>> = plan_pass(&input, T).iter().map(|t| t.whose).collect();
+            assert_eq!(whose, [Whose::Entries, Whose::Collection("r"), Whose::Archive(ArchiveId::Entries), Whose::Archive(ArchiveId::Collection("r"))]);
         }
 
         #[test]

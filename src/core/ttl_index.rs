@@ -17,6 +17,7 @@ use crate::core::error::{Error, Result};
 use crate::core::expiry::{parse_expires_at, ExpiresAtInput, TtlInput, MAX_EXPIRES_AT_SECS};
 use crate::core::text::quote;
 use crate::core::value::Value;
+use crate::core::schedule::Schedule;
 use crate::core::window::Window;
 
 /// `"seconds"`, `"milliseconds"`...: a unit in words, for messages.
@@ -95,6 +96,11 @@ pub struct TtlIndex {
     /// collection's archive then, and are deleted `w` after their reference (an infinite `w`:
     /// kept until `archive.clear()`).
     pub archive_until: Option<Window>,
+    /// CockroachDB's `ttl_job_cron`: background passes reap the collection at these times only.
+    pub schedule: Option<Schedule>,
+    /// CockroachDB's `ttl_pause`: no pass removes anything of the collection (reads still hide
+    /// what expired). Saved with the definition, so every member honours it.
+    pub paused: bool,
 }
 
 /// What a tier does when a document reaches it.
@@ -155,6 +161,8 @@ impl TtlIndex {
             expire_after: Window::parse("ttlIndex.expireAfter", expire_after)?,
             unit: unit.map(TimeUnit::parse).transpose()?.unwrap_or(TimeUnit::Seconds),
             archive_until: None,
+            schedule: None,
+            paused: false,
         })
     }
 
@@ -258,7 +266,14 @@ impl TtlIndex {
             expire_after: Window::parse("ttlIndex.expireAfter", expire_after)?,
             unit: TimeUnit::Seconds,
             archive_until: None,
+            schedule: None,
+            paused: false,
         })
+    }
+
+    /// Whether `other` is this index but for its schedule and pause, which change in place.
+    pub fn same_but_schedule(&self, other: &TtlIndex) -> bool {
+        TtlIndex { schedule: None, paused: false, ..self.clone() } == TtlIndex { schedule: None, paused: false, ..other.clone() }
     }
 
     /// The field documents are read for (`None` for an automatic index).

@@ -11,6 +11,7 @@ use super::Conn;
 use crate::core::buckets::{Granularity, SeriesOptions, MAX_BUCKET_BYTES};
 use crate::core::error::Result;
 use crate::core::ttl_index::{TimeUnit, TtlIndex};
+use crate::core::schedule::Schedule;
 use crate::core::window::Window;
 
 /// A stored definition.
@@ -68,6 +69,8 @@ impl Definition {
                     unit: t.unit.name().into(),
                     archive_until_secs: t.archive_until.map(|w| w.ms / 1000.0),
                     archive_until_months: t.archive_until.map_or(0, |w| w.months),
+                    schedule: t.schedule.as_ref().map(|s| s.text.clone()),
+                    paused: t.paused,
                 }),
                 keyed_by: keyed_by.as_ref().map(|(field, unit)| StoredKeyedBy { field: field.clone(), unit: unit.name().into() }),
             },
@@ -102,6 +105,11 @@ impl Definition {
                         unit: TimeUnit::parse(&t.unit).ok()?,
                         // Absent in definitions written before tiers: delete at expireAfter.
                         archive_until: t.archive_until_secs.map(|secs| window(t.archive_until_months, secs)),
+                        schedule: match t.schedule {
+                            Some(s) => Some(Schedule::parse(&s).ok()?),
+                            None => None,
+                        },
+                        paused: t.paused,
                     }),
                     None => None,
                 };
@@ -194,6 +202,12 @@ struct StoredTtl {
     archive_until_secs: Option<f64>,
     #[serde(default, skip_serializing_if = "is_zero")]
     archive_until_months: i64,
+    /// Absent without a schedule (`ttl_job_cron`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    schedule: Option<String>,
+    /// Absent unless paused (`ttl_pause`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    paused: bool,
 }
 
 /// The field and unit a collection's documents are keyed by, as stored.
@@ -345,6 +359,18 @@ impl Conn {
         let n: Vec<bool> = run.results(&mut reqs).await?.iter().map(|c| c.as_f64().unwrap_or(0.0) > 0.0).collect();
         let found = [("collections", n[0] || n[3]), ("time series", n[1] || n[4]), ("archived records", n[5]), ("encryption keys", n[2])];
         Ok(found.into_iter().filter(|f| f.1).map(|f| f.0).collect())
+    }
+
+    /// A number kept in `meta` under `key` (when a scheduled collection was last reaped).
+    pub async fn meta_number(&self, key: &str) -> Result<Option<f64>> {
+        Ok(self.ask("reading when a collection was reaped", META, None, Ask::Get(key.into())).await?.as_f64())
+    }
+
+    /// Keeps `value` in `meta` under `key`.
+    pub async fn put_meta_number(&self, key: &str, value: f64) -> Result<()> {
+        let run = self.begin("saving when a collection was reaped", &[META], true, 1)?;
+        run.put_at(&run.store(META)?, value.into(), key.into())?;
+        run.done().await
     }
 
     /// Stores (or replaces) a definition.

@@ -24,7 +24,7 @@ use super::Conn;
 use crate::core::error::{Error, Result};
 use crate::core::window::Window;
 #[cfg(feature = "full")]
-use crate::timer::within;
+use crate::timer::{now_ms, within};
 
 /// Keys are read at most this many per request, and handled as they come: the page turns a
 /// request's result into JS values in one task, and large reads made long tasks on a slow CPU
@@ -51,6 +51,10 @@ pub struct Expired {
     /// How to offer them to `onExpire` and/or move them to the archive; `None`: a plain range
     /// delete.
     offer: Option<Offered>,
+    /// Milliseconds spent looking records up and deleting them so far (a collection's
+    /// `selectMs`, `deleteMs`).
+    #[cfg(feature = "full")]
+    timing: Cell<(f64, f64)>,
 }
 
 /// An [`Offer`], kept by the [`Expired`] it applies to (read by the default entry's hand-off
@@ -70,19 +74,41 @@ struct Offered {
 impl Expired {
     /// The entries expired at `now` (`[]` sorts before every `[expiry, key]`).
     pub fn entries(now: f64) -> Self {
-        Expired { store: ENTRIES, op: "reaping", lower: Array::new().into(), upper: instant_bound(now), part: 1, offer: None }
+        Expired::range(ENTRIES, "reaping", Array::new().into(), instant_bound(now), 1)
     }
 
     /// The entries archived with `archiveFor` (`c` = 0) or a collection's archived documents
     /// (`c` = its name) that were keyed by a time at or before `cutoff`: past their delete tier.
     pub fn archived(c: &JsValue, cutoff: f64) -> Self {
         let upper = Array::of3(c, &cutoff.into(), &Array::new()).into();
-        Expired { store: ARCHIVE, op: "reaping the archive", lower: Array::of1(c).into(), upper, part: 2, offer: None }
+        Expired::range(ARCHIVE, "reaping the archive", Array::of1(c).into(), upper, 2)
     }
 
     /// Records of `store` in `[lower, upper]`, named by part `part` of their key.
     pub(super) fn range(store: &'static str, op: &'static str, lower: JsValue, upper: JsValue, part: u32) -> Self {
-        Expired { store, op, lower, upper, part, offer: None }
+        Expired {
+            store,
+            op,
+            lower,
+            upper,
+            part,
+            offer: None,
+            #[cfg(feature = "full")]
+            timing: Cell::new((0.0, 0.0)),
+        }
+    }
+
+    /// Adds to the time spent looking up and deleting.
+    #[cfg(feature = "full")]
+    fn timed(&self, select_ms: f64, delete_ms: f64) {
+        let (s, d) = self.timing.get();
+        self.timing.set((s + select_ms, d + delete_ms));
+    }
+
+    /// Milliseconds spent looking records up and deleting them so far.
+    #[cfg(feature = "full")]
+    pub fn timings(&self) -> (f64, f64) {
+        self.timing.get()
     }
 
     /// The same records, removed only after `onExpire` accepted them and/or moved to the
@@ -182,17 +208,21 @@ impl Conn {
     /// One reaper batch over `expired`: removes up to `limit` of its records, in key order, in
     /// one transaction, pushes their names (key, id) onto `into` and returns how many (0 when
     /// nothing expired is left).
-    pub async fn reap(&self, expired: &Expired, limit: u32, into: &Array) -> Result<u32> {
+    /// `select`: how many keys one request looks up (`selectBatchSize`). The time spent looking
+    /// up and deleting is added to `expired`'s timings.
+    pub async fn reap(&self, expired: &Expired, limit: u32, select: u32, into: &Array) -> Result<u32> {
         #[cfg(feature = "full")]
         if let Some(how) = &expired.offer {
-            return self.offer(expired, how, limit, into).await;
+            return self.offer(expired, how, limit, select, into).await;
         }
+        #[cfg(feature = "full")]
+        let t0 = now_ms();
         let run = self.begin(expired.op, &[expired.store], true, limit)?;
         let store = run.store(expired.store)?;
         let (mut count, mut last) = (0, JsValue::UNDEFINED);
         let mut from = expired.range_js();
         loop {
-            let want = READ_CHUNK.min(limit - count);
+            let want = select.min(limit - count);
             let got: Array = run.wait(&mut run.ask(&store, Ask::Keys(Some(from), Some(want)))?).await?.unchecked_into();
             for pk in got.iter() {
                 into.push(&pk_at(&pk, expired.part));
@@ -206,6 +236,10 @@ impl Conn {
             }
             from = req::range(last.clone(), true, expired.upper.clone(), false);
         }
+        #[cfg(feature = "full")]
+        let t1 = now_ms();
+        #[cfg(feature = "full")]
+        expired.timed(t1 - t0, 0.0);
         if count == 0 {
             run.wrote_nothing();
             return Ok(0);
@@ -214,6 +248,8 @@ impl Conn {
         // else is in between.
         run.delete(&store, req::range(expired.lower.clone(), false, last, false))?;
         run.done().await?;
+        #[cfg(feature = "full")]
+        expired.timed(0.0, now_ms() - t1);
         Ok(count)
     }
 
@@ -225,15 +261,16 @@ impl Conn {
     /// archive, puts each there. So a record leaves only after the hook accepted it; a crash in
     /// between offers it again (at least once). A hook that throws, rejects or does not answer
     /// within `timeoutMs` fails the batch with a `HandOffError`, and nothing is removed.
-    async fn offer(&self, expired: &Expired, how: &Offered, limit: u32, into: &Array) -> Result<u32> {
+    async fn offer(&self, expired: &Expired, how: &Offered, limit: u32, select: u32, into: &Array) -> Result<u32> {
         let name = expired.store;
         let (mut pks, mut recs) = (Vec::new(), Vec::new());
+        let t0 = now_ms();
         {
             let run = self.begin(expired.op, &[name], false, 0)?;
             let store = run.store(name)?;
             let mut from = expired.range_js();
             loop {
-                let want = READ_CHUNK.min(limit - pks.len() as u32);
+                let want = select.min(limit - pks.len() as u32);
                 let mut read = [run.ask(&store, Ask::Keys(Some(from.clone()), Some(want)))?, run.ask(&store, Ask::All(Some(from), Some(want)))?];
                 let [keys, vals]: [JsValue; 2] = run.results(&mut read).await?.try_into().unwrap_or_default();
                 let (keys, vals): (Array, Array) = (keys.unchecked_into(), vals.unchecked_into());
@@ -247,6 +284,7 @@ impl Conn {
             }
             run.done().await?;
         }
+        expired.timed(now_ms() - t0, 0.0);
         if pks.is_empty() {
             return Ok(0);
         }
@@ -274,6 +312,7 @@ impl Conn {
             self.hand_off(hook, &records).await?;
         }
         let names: &[&str] = if how.archive.is_some() { &[name, ARCHIVE] } else { &[name] };
+        let t1 = now_ms();
         let run = self.begin(expired.op, names, true, pks.len() as u32)?;
         let from = run.store(name)?;
         for pk in &pks {
@@ -306,6 +345,7 @@ impl Conn {
             }
         }
         run.done().await?;
+        expired.timed(0.0, now_ms() - t1);
         how.archived.set(how.archived.get() + archived.iter().filter(|&&a| a).count() as u32);
         for (key, _, _) in &items {
             into.push(key);

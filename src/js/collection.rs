@@ -206,6 +206,48 @@ impl Collection {
         view::to_js(&self.inner.ttl_index().as_ref().map(view::TtlIndexInfo::from))
     }
 
+    /// Stops this collection's reaping in every member until `resumeReaper()` (CockroachDB's
+    /// `ttl_pause`), saved in the database.
+    #[wasm_bindgen(js_name = pauseReaper)]
+    pub fn pause_reaper(&self) -> Promise {
+        doc_work(self, |c| async move {
+            c.set_paused(true).await?;
+            Ok(U)
+        })
+    }
+
+    /// Lets the reaper remove this collection's expired documents again.
+    #[wasm_bindgen(js_name = resumeReaper)]
+    pub fn resume_reaper(&self) -> Promise {
+        doc_work(self, |c| async move {
+            c.set_paused(false).await?;
+            Ok(U)
+        })
+    }
+
+    /// The next scheduled run (Unix seconds), or `null` without a schedule or while paused.
+    #[wasm_bindgen(js_name = nextReapAt)]
+    pub fn next_reap_at(&self) -> Promise {
+        doc_work(self, |c| async move { Ok(c.next_reap_at().await?.map_or(JsValue::NULL, |ms| (ms / 1000.0).into())) })
+    }
+
+    /// `{ live, expired, removedTotal, lastRunAt, nextRunAt, selectMs, deleteMs }`.
+    pub fn stats(&self) -> Promise {
+        doc_work(self, |c| async move {
+            let (live, expired, n, next) = c.stats().await?;
+            let secs = |ms: Option<f64>| ms.map(|ms| ms / 1000.0);
+            Ok(view::to_js(&view::CollectionStats {
+                live,
+                expired,
+                removed_total: n.removed_total,
+                last_run_at: secs(n.last_run_at_ms),
+                next_run_at: secs(next),
+                select_ms: n.select_ms,
+                delete_ms: n.delete_ms,
+            }))
+        })
+    }
+
     /// Removes the TTL index (documents then never expire); `false` if there was none.
     #[wasm_bindgen(js_name = dropTtlIndex)]
     pub fn drop_ttl_index(&self) -> Promise {

@@ -215,6 +215,24 @@ pub(super) struct TtlIndexInfo<'a> {
     unit: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     tiers: Option<Vec<Tier>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    schedule: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    paused: bool,
+}
+
+#[cfg(feature = "full")]
+/// `CollectionStats`: `collection.stats()`, times in Unix seconds.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct CollectionStats {
+    pub(super) live: u32,
+    pub(super) expired: u32,
+    pub(super) removed_total: u32,
+    pub(super) last_run_at: Option<f64>,
+    pub(super) next_run_at: Option<f64>,
+    pub(super) select_ms: f64,
+    pub(super) delete_ms: f64,
 }
 
 #[cfg(feature = "full")]
@@ -235,6 +253,8 @@ impl<'a> From<&'a TtlIndex> for TtlIndexInfo<'a> {
             expire_after: t.expire_after.into(),
             unit: t.unit.name(),
             tiers: t.archive_until.map(|_| t.tiers().into_iter().map(tier).collect()),
+            schedule: t.schedule.as_ref().map(|s| s.text.as_str()),
+            paused: t.paused,
         }
     }
 }

@@ -131,7 +131,7 @@ impl Store {
         state.replace(fresh);
         let collection = Collection { store: self.clone(), name: name.to_owned(), key_path, state };
         match (ttl, collection.ttl_index()) {
-            (Some(asked), Some(have)) if asked != have => {
+            (Some(asked), Some(have)) if !asked.same_but_schedule(&have) => {
                 return Err(Error::InvalidType(format!(
                     "collection {} already has a TTL index on {} (expireAfter {}, unit {}); a collection has one TTL index: change it with setExpireAfter() or dropTtlIndex() first",
                     quote(name),
@@ -139,6 +139,10 @@ impl Store {
                     have.expire_after.describe(),
                     have.unit.name()
                 )));
+            }
+            // A schedule given anew replaces the stored one (the pause stays as saved).
+            (Some(asked), Some(have)) if asked.schedule != have.schedule => {
+                collection.change_index("setSchedule", |t| t.schedule = asked.schedule.clone()).await?
             }
             (Some(asked), None) => collection.create_ttl_index(asked, read).await?,
             _ if is_new => {
@@ -200,7 +204,15 @@ impl Collection {
         let state = self.state.borrow();
         let index = match (&state.ttl, &state.keyed_by) {
             (Some(t), _) => t.clone(),
-            (None, Some((field, unit))) => TtlIndex { field: field.clone(), automatic: field.is_empty(), expire_after: Window::secs(0.0), unit: *unit, archive_until: None },
+            (None, Some((field, unit))) => TtlIndex {
+                field: field.clone(),
+                automatic: field.is_empty(),
+                expire_after: Window::secs(0.0),
+                unit: *unit,
+                archive_until: None,
+                schedule: None,
+                paused: false,
+            },
             (None, None) => return Ok(f64::INFINITY),
         };
         doc_reference_ms(&index, &self.name, id, v)
@@ -409,6 +421,52 @@ impl Collection {
         self.save(next).await?;
         self.changed("setTiers", Array::new());
         Ok(())
+    }
+
+    /// Changes the stored TTL index by `f` (its schedule, its pause): only the definition is
+    /// written, and every member follows. `op` names the change in `"change"` events.
+    async fn change_index(&self, op: &str, f: impl FnOnce(&mut TtlIndex)) -> Result<()> {
+        let mut next = self.stored().await?;
+        let Some(ttl) = next.ttl.as_mut() else {
+            return Err(Error::InvalidType(format!(
+                "collection {} has no TTL index; create one with store.collection({}, {{ ttlIndex: {{ field, expireAfter }} }})",
+                quote(&self.name),
+                quote(&self.name)
+            )));
+        };
+        f(ttl);
+        self.save(next).await?;
+        self.changed(op, Array::new());
+        Ok(())
+    }
+
+    /// Pauses or resumes this collection's reaping (CockroachDB's `ttl_pause`), saved in the
+    /// database: every member's passes, background or `reap()`, leave its documents alone while
+    /// paused, and a store opened later finds it so. Reads still hide expired documents.
+    pub async fn set_paused(&self, paused: bool) -> Result<()> {
+        self.change_index(if paused { "pauseReaper" } else { "resumeReaper" }, |t| t.paused = paused).await
+    }
+
+    /// When a background pass next reaps the collection by its `schedule` (Unix ms; in the past
+    /// when a run is due); `None` without a schedule (every background pass reaps it), when
+    /// paused, or without a TTL index.
+    pub async fn next_reap_at(&self) -> Result<Option<f64>> {
+        let Some(ttl) = self.stored().await?.ttl.filter(|t| !t.paused) else { return Ok(None) };
+        let Some(schedule) = ttl.schedule else { return Ok(None) };
+        let last = self.store.live().await?.meta_number(&super::reaper::reaped_key(&self.name)).await?;
+        Ok(schedule.next_after(last.unwrap_or_else(now_ms)))
+    }
+
+    /// `collection.stats()`: live and expired documents counted now, this member's reaper
+    /// counters for the collection, and its next scheduled run.
+    pub async fn stats(&self) -> Result<(u32, u32, crate::core::reaper::CollectionCounters, Option<f64>)> {
+        let live = self.count().await?;
+        let expired = match self.ttl_index() {
+            Some(t) => self.store.live().await?.count_expired(&[&crate::idb::Expired::docs(&self.name, t.expired_through_ms(now_ms()))]).await?,
+            None => 0,
+        };
+        let counters = self.store.0.collection_stats.borrow().get(&self.name).copied().unwrap_or_default();
+        Ok((live, expired, counters, self.next_reap_at().await?))
     }
 
     /// How long after its reference an archived document stays readable (0 without an

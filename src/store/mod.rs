@@ -19,7 +19,7 @@ use crate::channel::Channel;
 use crate::core::buckets::SeriesOptions;
 use crate::core::config::StoreConfig;
 use crate::core::error::{Error, Result};
-use crate::core::reaper::ReaperStats;
+use crate::core::reaper::{CollectionCounters, ReaperStats};
 use crate::idb::{Conn, Got, Read, Step};
 use crate::timer::{now_ms, Leadership, ReaperTimer};
 
@@ -85,6 +85,8 @@ struct Inner {
     /// so a change made through one handle is seen by all.
     collections: RefCell<HashMap<String, Rc<RefCell<collection::State>>>>,
     series: RefCell<HashMap<String, Rc<RefCell<SeriesOptions>>>>,
+    /// Each collection's reaper counters in this member (`collection.stats()`).
+    collection_stats: RefCell<HashMap<String, CollectionCounters>>,
     /// `watch(key, listener)`: the watched keys, their listeners and the one expiry timer.
     watching: RefCell<Option<watch::Watching>>,
     /// `observe(query, listener)`: the views, their listeners and their one expiry timer.
@@ -124,6 +126,7 @@ impl Store {
             channel: RefCell::new(None),
             collections: RefCell::new(HashMap::new()),
             series: RefCell::new(HashMap::new()),
+            collection_stats: RefCell::new(HashMap::new()),
             watching: RefCell::new(None),
             observing: RefCell::new(None),
             lost: Cell::new(false),

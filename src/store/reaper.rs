@@ -27,11 +27,17 @@ impl Store {
     /// background one, or another `reap()`) waits for it to end first, so this member never
     /// offers the same records twice at once.
     pub async fn reap(&self) -> Result<ReapReport> {
+        self.reap_as(false).await
+    }
+
+    /// A pass; `background` for the timer's, which reaps a collection with a `schedule` only
+    /// when a run of it is due (`reap()` runs everything now).
+    async fn reap_as(&self, background: bool) -> Result<ReapReport> {
         while self.0.reaping.get() {
             sleep(PASS_WAIT_MS).await;
         }
         self.0.reaping.set(true);
-        let result = self.pass().await;
+        let result = self.pass(background).await;
         self.0.reaping.set(false);
         let (report, detail, failure, stopped) = result?;
         let backed_off = self.0.stats.borrow().failed_in_a_row > 0;
@@ -59,7 +65,7 @@ impl Store {
         Ok(report)
     }
 
-    async fn pass(&self) -> Result<(ReapReport, JsValue, Option<Error>, bool)> {
+    async fn pass(&self, background: bool) -> Result<(ReapReport, JsValue, Option<Error>, bool)> {
         // What this member's reads extended is written first: it never reaps an entry it read.
         self.extend_now().await;
         // What expired encryption keys encrypted goes, as expired entries do.
@@ -82,6 +88,12 @@ impl Store {
                 return Err(e);
             }
         };
+        // Scheduled collections (ttl_job_cron) whose run is not due wait; `due` are the runs
+        // this pass makes.
+        #[cfg(feature = "full")]
+        let (not_due, due) = scheduled_runs(&conn, &defs, background, started).await?;
+        #[cfg(not(feature = "full"))]
+        let (not_due, _) = (Vec::<&str>::new(), background);
         // Which turns, in which order, offered or archived how: core's plan, over these
         // definitions.
         let input = PassInput {
@@ -90,7 +102,7 @@ impl Store {
             collections: defs
                 .iter()
                 .filter_map(|d| match d {
-                    Definition::Collection { name, ttl, .. } => Some((name.as_str(), ttl.as_ref())),
+                    Definition::Collection { name, ttl, .. } => Some((name.as_str(), ttl.as_ref().filter(|_| !not_due.contains(&name.as_str())))),
                     Definition::Series { .. } => None,
                 })
                 .collect(),
@@ -148,9 +160,13 @@ impl Store {
             report.archived += expired.archived_so_far();
             match turn.whose {
                 Whose::Entries => keys = ids.into(),
-                Whose::Collection(name) if here > 0 => {
-                    report.collections.push((name.to_owned(), here));
-                    let _ = Reflect::set(&doc_ids, &name.into(), &ids);
+                Whose::Collection(name) => {
+                    #[cfg(feature = "full")]
+                    self.0.collection_stats.borrow_mut().entry(name.to_owned()).or_default().record(started, here, expired.timings());
+                    if here > 0 {
+                        report.collections.push((name.to_owned(), here));
+                        let _ = Reflect::set(&doc_ids, &name.into(), &ids);
+                    }
                 }
                 Whose::Series(name) if here > 0 => {
                     report.buckets.push((name.to_owned(), here));
@@ -169,6 +185,10 @@ impl Store {
         } else {
             0
         };
+        #[cfg(feature = "full")]
+        for key in &due {
+            conn.put_meta_number(key, started).await?;
+        }
         report.removed = removed;
         // The wall clock may have stepped back during the pass (an NTP correction): never negative.
         report.duration_ms = (now_ms() - started).max(0.0);
@@ -218,7 +238,7 @@ impl Store {
                 let store = Store(weak.upgrade()?);
                 // A reap() call under way counts as this pass.
                 if !store.0.reaping.get() {
-                    if let Err(e) = store.reap().await {
+                    if let Err(e) = store.reap_as(true).await {
                         store.emit("error", &plain_object(&[("error", e.into_js())]));
                     }
                 }
@@ -229,6 +249,35 @@ impl Store {
         });
         self.0.timer.replace(Some(timer));
     }
+}
+
+/// Which scheduled collections (CockroachDB's `ttl_job_cron`) a pass leaves alone because no
+/// run of theirs is due, and the `meta` keys of those it runs (to be stamped with its start). A
+/// background pass reaps one only when a run is due, one missed while no member was open
+/// included; the first pass that sees a schedule starts its clock. `reap()` runs everything.
+#[cfg(feature = "full")]
+async fn scheduled_runs<'d>(conn: &Conn, defs: &'d [Definition], background: bool, started: f64) -> Result<(Vec<&'d str>, Vec<String>)> {
+    let (mut not_due, mut due) = (Vec::new(), Vec::new());
+    for d in defs {
+        if let Definition::Collection { name, ttl: Some(t), .. } = d {
+            let Some(schedule) = t.schedule.as_ref().filter(|_| background && !t.paused) else { continue };
+            let key = reaped_key(name);
+            match conn.meta_number(&key).await? {
+                Some(last) if schedule.next_after(last).is_some_and(|next| next <= started) => due.push(key),
+                Some(_) => not_due.push(name.as_str()),
+                None => {
+                    conn.put_meta_number(&key, started).await?;
+                    not_due.push(name.as_str());
+                }
+            }
+        }
+    }
+    Ok((not_due, due))
+}
+
+/// The `meta` key keeping when scheduled collection `name` was last reaped (Unix ms).
+pub(super) fn reaped_key(name: &str) -> String {
+    format!("reaped:{name}")
 }
 
 /// How often a `reap()` waiting for another pass of this member looks again.
@@ -280,7 +329,7 @@ async fn drain(conn: &Conn, limits: ReapLimits, removed_in_pass: &mut u32, expir
         // A batch failing because its call was stopped (its transaction aborted): stopped, and
         // the keys it read are not removed.
         let had = removed_ids.length();
-        let n = conn.reap(expired, limit, removed_ids).await.map_err(|e| {
+        let n = conn.reap(expired, limit, limits.select_batch_size, removed_ids).await.map_err(|e| {
             removed_ids.set_length(had);
             crate::long::check().err().unwrap_or(e)
         })?;

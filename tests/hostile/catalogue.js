@@ -137,7 +137,7 @@ function positions() {
   // TtlStore statics.
   add("TtlStore.open name", "name", (e, x) => e.TtlStore.open(x), { mention: "database name", opens: true });
   add("TtlStore.open options", "options", (e, x) => e.TtlStore.open(e.scratch(), x), { mention: "TtlStore.open options", opens: true });
-  for (const o of ["reapIntervalMs", "batchSize", "maxRemovesPerRun", "maxRemovesPerCollection", "timeoutMs", "maxEntries"]) {
+  for (const o of ["reapIntervalMs", "batchSize", "selectBatchSize", "maxRemovesPerRun", "maxRemovesPerCollection", "timeoutMs", "maxEntries"]) {
     add(`TtlStore.open { ${o} }`, o === "reapIntervalMs" ? "whole" : "whole", (e, x) => e.TtlStore.open(e.scratch(), { [o]: x }), { mention: o, opens: true });
   }
   add("TtlStore.open { maxRemovesPerSecond }", "rate", (e, x) => e.TtlStore.open(e.scratch(), { maxRemovesPerSecond: x }), { mention: "maxRemovesPerSecond", opens: true });
@@ -243,6 +243,7 @@ function positions() {
   addFull("ttlIndex { field }", "field", (e, x) => e.store.collection("c5", { ttlIndex: { field: x, expireAfter: 1 } }), { mention: "ttlIndex.field" });
   addFull("ttlIndex { expireAfter }", "expireAfter", (e, x) => e.store.collection("c6", { ttlIndex: { field: "at", expireAfter: x } }), { mention: "ttlIndex" });
   addFull("ttlIndex { unit }", "any", (e, x) => e.store.collection("c7", { ttlIndex: { field: "at", expireAfter: 1, unit: x } }), { mention: "ttlIndex.unit", absentOk: true });
+  addFull("ttlIndex { schedule }", "any", (e, x) => e.store.collection("c12", { ttlIndex: { field: "at", expireAfter: 1, schedule: x } }), { mention: "ttlIndex.schedule", absentOk: true });
   addFull("ttlIndex { automatic }", "flag", (e, x) => e.store.collection("c11", { ttlIndex: { field: "at", automatic: x, expireAfter: 1 } }), { mention: "ttlIndex.automatic" });
   addFull("collection.expiresAt id", "key", (e, x) => e.coll.expiresAt(x), { mention: "key" });
   addFull("collection.expire id", "key", (e, x) => e.auto.expire(x, { ttl: 60 }), { mention: "key" });

@@ -76,6 +76,13 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   const overridden: boolean = await stampedDocs.expire(1, { ttl: "1h" });
   const sessionEnds: number | null | undefined = await stampedDocs.expiresAt(1);
   const stamped: true | undefined = stampedDocs.ttlIndex()?.automatic;
+  // CockroachDB's ttl_job_cron, ttl_pause and the collection's metrics.
+  const hourly = await store.collection("hourly", { ttlIndex: { field: "at", expireAfter: "30 days", schedule: "@hourly" } });
+  const nextRun: number | null = await hourly.nextReapAt();
+  await hourly.pauseReaper();
+  const held: true | undefined = hourly.ttlIndex()?.paused;
+  const { live, expired, removedTotal, selectMs }: { live: number; expired: number; removedTotal: number; selectMs: number } = await hourly.stats();
+  await TtlStore.open("stepped", { batchSize: 1000, selectBatchSize: 250 });
   const stopEvents: () => void = events.observe<{ kind: string }>((docs) => console.log(docs.map((d) => d.value.kind)));
   stopEvents();
 
