@@ -201,6 +201,11 @@ export interface ExpiredDocumentRecord {
   expiresAt: number | null;
   /** `"archive"` at an archive tier, else `"delete"`. */
   action: "archive" | "delete";
+  /**
+   * The tier reached, by its index in `ttlIndex.tiers` (YDB's chain), when the index's tiers
+   * name `handOff`; absent otherwise.
+   */
+  tier?: number;
 }
 
 /** A whole expired time-series bucket offered to `onExpire`; `expiresAt` is its latest event's time + `expireAfter`. */
@@ -570,7 +575,7 @@ export interface ChangeEventDetail {
    * `"replace"`, `"take"`, `"incr"`, `"update"` (only when they wrote: an `add` that resolved
    * `false` fires nothing). Collections: `"put"`, `"update"`, `"delete"`, `"clear"`,
    * `"expire"` (only when the document was live), `"setExpireAfter"`, `"setTiers"`,
-   * `"createTtlIndex"`, `"dropTtlIndex"`. Time series: `"insert"`, `"deleteMany"`, `"clear"`,
+   * `"setSchedule"`, `"pauseReaper"`, `"resumeReaper"`, `"createTtlIndex"`, `"dropTtlIndex"`. Time series: `"insert"`, `"deleteMany"`, `"clear"`,
    * `"setGranularity"`.
    */
   op: string;
@@ -861,6 +866,13 @@ export interface ArchiveTier {
   after: TtlInput;
   /** The document leaves the live data for `collection.archive`. */
   action: "archive";
+  /**
+   * `onExpire` is awaited for the documents reaching this tier (`record.tier` is its index).
+   * When any tier says `handOff`, only those tiers call it; without it anywhere, every tier
+   * does (when `onExpire` is given). An archive tier after the first is reached while archived:
+   * handing off is what it does.
+   */
+  handOff?: boolean;
 }
 
 /** A delete tier: at `reference + after` the document is deleted (from the archive, if it was archived). `after` as in `ArchiveTier`. */
@@ -877,18 +889,31 @@ export interface DeleteTier {
   after: TtlInput;
   /** The document is deleted. */
   action: "delete";
+  /** `onExpire` is awaited for the documents reaching this tier, as in `ArchiveTier.handOff`. */
+  handOff?: boolean;
 }
 
 /**
- * A TTL index's tiers: one or two, only the last may delete.
+ * A TTL index's tiers (YDB's chain), in order, each `after` later than the one before for every
+ * date (see `DeleteTier.after`); only the last may delete.
  * - `[{ after, action: "delete" }]`: the same as `expireAfter: after`;
  * - `[{ after, action: "archive" }]`: archived at `after` and kept there until
  *   `collection.archive.clear()`;
- * - `[{ after, action: "archive" }, { after, action: "delete" }]`: archived, then deleted at
- *   the second tier, whose `after` must be later for every date (see `DeleteTier.after`).
+ * - `[{ after, action: "archive" }, { after, action: "delete" }]`: archived, then deleted;
+ * - any number of archive tiers, then maybe a delete tier: the later archive tiers are reached
+ *   while archived, and hand records to `onExpire` where they say `handOff`. A record past
+ *   several tiers at once goes through each hand-off in order, never skipping one (one whose
+ *   hand-off failed waits there, and is offered again on a later pass).
+ *
+ * ```js
+ * await store.collection("logs", { ttlIndex: { field: "at", tiers: [
+ *   { after: "7 days", action: "archive" },                       // off the live data, kept on the device
+ *   { after: "30 days", action: "archive", handOff: true },       // then handed to the server
+ *   { after: "90 days", action: "delete" }] } });                 // then dropped
+ * ```
  * Anything else is refused with a `TypeError` or `RangeError` saying what is accepted.
  */
-export type TtlTiers = readonly [DeleteTier | ArchiveTier] | readonly [ArchiveTier, DeleteTier];
+export type TtlTiers = readonly [DeleteTier | ArchiveTier] | readonly [...ArchiveTier[], ArchiveTier | DeleteTier];
 //#end full
 
 /** A tier as stored: `after` in seconds, or an ISO-8601 duration when it has months or years. */
@@ -901,6 +926,8 @@ export interface TtlTierInfo {
   after: number | string;
   /** What happens then. */
   action: "archive" | "delete";
+  /** `true` when the tier hands its records to `onExpire`. */
+  handOff?: true;
 }
 
 /**

@@ -84,7 +84,7 @@ export function wire(initGlue, wasmGzipBase64, asyncStorageOptions, storageKey, 
       // wasm-bindgen's own helpers (__destroy_into_raw) are called by free() itself.
       if (name === "constructor" || (typeof name === "string" && name.startsWith("__"))) continue;
       const getter = Object.getOwnPropertyDescriptor(proto, name).get !== undefined;
-      const sync = getter || SYNC.has(name) || typeof name === "symbol";
+      const sync = getter || (SYNC.has(name) && !ASYNC_IN[label]?.has(name)) || typeof name === "symbol";
       const what = typeof name === "symbol" ? name.toString() : name;
       const refuse = (self) => new TypeError(`${cls.name}.${what} was called on ${describeThis(self)} instead of a ${cls.name}; ` +
         `call it on the object itself, e.g. ${label}.${what}(...), or bind it: ${label}.${what}.bind(${label})`);
@@ -129,8 +129,10 @@ export function wire(initGlue, wasmGzipBase64, asyncStorageOptions, storageKey, 
   return [init, () => loaded];
 }
 
-// The methods that answer at once rather than with a Promise.
+// The methods that answer at once rather than with a Promise, and those of these names that a
+// class answers with a Promise (by the label its objects are named by).
 const SYNC = new Set(["stats", "pauseReaper", "resumeReaper", "close", "addEventListener", "removeEventListener", "ttlIndex", "free", "asyncStorage", "watch", "observe", "exportStream"]);
+const ASYNC_IN = { collection: new Set(["stats", "pauseReaper", "resumeReaper"]) };
 
 function replace(target, name, make) {
   const d = Object.getOwnPropertyDescriptor(target, name);

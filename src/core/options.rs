@@ -13,7 +13,7 @@ use crate::core::expiry::{parse_exact_secs, parse_expires_at, ExpiresAtInput, Tt
 use crate::core::reaper::ReapLimits;
 use crate::core::text::{js_number, replace_first};
 use crate::core::schedule::Schedule;
-use crate::core::ttl_index::{tiers_windows, TierAction, TtlIndex};
+use crate::core::ttl_index::{tiers_windows, TierAction, Tiers, TtlIndex};
 use crate::core::window::Window;
 use crate::core::value::{options, Value};
 
@@ -319,10 +319,9 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
         (Some(_), Some(_)) => Err(Error::InvalidType("ttlIndex has both expireAfter and tiers; give one (expireAfter is the one-tier shorthand)".into())),
         (Some(after), None) => new(ttl_input("ttlIndex.expireAfter", after)?),
         (None, Some(tiers)) => {
-            let (first, archive_until) = tiers_option("ttlIndex.tiers", tiers)?;
+            let tiers = tiers_option("ttlIndex.tiers", tiers)?;
             let mut index = new(TtlInput::Seconds(0.0))?;
-            index.expire_after = first;
-            index.archive_until = archive_until;
+            index.set_tiers(tiers);
             Ok(index)
         }
         (None, None) => Err(Error::InvalidType(
@@ -333,21 +332,22 @@ fn ttl_index_options(v: &Value) -> Result<TtlIndex> {
     Ok(index)
 }
 
-/// `tiers` (of a `ttlIndex`, or `setTiers(tiers)`): an array of `{ after, action }`, as
-/// (`expire_after`, `archive_until`) (see [`tiers_windows`]).
-pub fn tiers_option(what: &str, v: &Value) -> Result<(Window, Option<Window>)> {
+/// `tiers` (of a `ttlIndex`, or `setTiers(tiers)`): an array of `{ after, action, handOff? }`
+/// (see [`tiers_windows`]).
+pub fn tiers_option(what: &str, v: &Value) -> Result<Tiers> {
     let Value::List(items) = v else {
         return Err(wrong(what, v, "an array of { after, action: \"archive\" | \"delete\" }"));
     };
     let mut tiers = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let at = format!("{what}[{i}]");
-        let [after, action] = options(&at, item, ["after", "action"])?;
+        let [after, action, hand_off] = options(&at, item, ["after", "action", "handOff"])?;
         let after = after.ok_or_else(|| Error::InvalidType(format!("{at} needs after: seconds or a duration such as \"7 days\"")))?;
         let after = Window::parse(&format!("{at}.after"), ttl_input(&format!("{at}.after"), after)?)?;
         let action = text_option(&format!("{at}.action"), action, "\"archive\" or \"delete\"")?
             .ok_or_else(|| Error::InvalidType(format!("{at} needs action: \"archive\" or \"delete\"")))?;
-        tiers.push((after, TierAction::parse(action).map_err(|e| prefix(e, &format!("{at}: ")))?));
+        let hand_off = bool_option(&format!("{at}.handOff"), hand_off)?.unwrap_or(false);
+        tiers.push((after, TierAction::parse(action).map_err(|e| prefix(e, &format!("{at}: ")))?, hand_off));
     }
     tiers_windows(&tiers)
 }

@@ -140,6 +140,9 @@ pub enum Whose<'a> {
     Series(&'a str),
     /// An archive's records, keyed by the time they were archived under; not live data.
     Archive(ArchiveId<'a>),
+    /// A collection's archived documents reaching its archive tier of this index (a chain's
+    /// hand-off); not live data.
+    Tier(&'a str, u32),
 }
 
 /// Which archive records belong to.
@@ -174,12 +177,34 @@ pub struct OfferPlan<'a> {
     pub after: Window,
     /// The archive the records move to; `None`: they are deleted.
     pub archive: Option<ArchiveId<'a>>,
+    /// Whether `onExpire`, if given, is called with them (a chain of tiers names the tiers
+    /// that hand off; everything else hands off).
+    pub hands_off: bool,
+    /// The tier the records reach (`record.tier`), in a chain that names hand-offs.
+    pub tier: Option<u32>,
+    /// For records already archived: which ones this turn takes, and what becomes of them.
+    pub step: Option<TierStep>,
+    /// Records move to the archive even when past its delete tier, so that a chain's later
+    /// hand-offs see them (a chain that names hand-offs; elsewhere such records are deleted).
+    pub through_archive: bool,
+}
+
+/// A tier reached by archived records (YDB's chain): the records that passed hand-off tier
+/// `from` (0: just archived) and whose reference is past this tier are handed on, then marked
+/// as having passed `to`, or deleted (`to` = `None`, the delete tier). A record never skips a
+/// hand-off: one whose earlier hand-off failed is not `from` yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TierStep {
+    /// The hand-off tier the records passed last.
+    pub from: u32,
+    /// The tier they pass now; `None`: deleted.
+    pub to: Option<u32>,
 }
 
 impl Turn<'_> {
     /// Whether the turn removes live data (not an archive's delete tier).
     pub fn is_live(&self) -> bool {
-        !matches!(self.whose, Whose::Archive(_))
+        !matches!(self.whose, Whose::Archive(_) | Whose::Tier(..))
     }
 }
 
@@ -196,10 +221,17 @@ pub fn plan_pass<'a>(input: &PassInput<'a>, now_ms: f64) -> Vec<Turn<'a>> {
         name: None,
         after: Window { months: 0, ms: archive_for_ms.unwrap_or(0.0) },
         archive: archive_for_ms.map(|_| ArchiveId::Entries),
+        hands_off: true,
+        tier: None,
+        step: None,
+        through_archive: false,
     });
     let mut turns = vec![Turn { whose: Whose::Entries, through_ms: now_ms, offer: entries_offer }];
     let archive_turn = |id, through_ms| Turn { whose: Whose::Archive(id), through_ms, offer: None };
+    #[cfg_attr(not(feature = "full"), allow(unused_mut))]
     let mut archives = vec![archive_turn(ArchiveId::Entries, now_ms - archive_for_ms.unwrap_or(0.0))];
+    // The lite entry's databases hold entries alone: it plans no collection or series turn.
+    #[cfg(feature = "full")]
     for &(name, ttl) in &input.collections {
         // A paused collection (ttl_pause) loses nothing, not even its archive's delete tier.
         let Some(ttl) = ttl.filter(|t| !t.paused) else { continue };
@@ -209,14 +241,43 @@ pub fn plan_pass<'a>(input: &PassInput<'a>, now_ms: f64) -> Vec<Turn<'a>> {
             Some(until) => (until, Some(ArchiveId::Collection(name))),
             None => (ttl.expire_after, None),
         };
-        let offer = (hook || archive.is_some()).then_some(OfferPlan { kind: OfferKind::Document, name: Some(name), after, archive });
+        // A chain that names hand-offs (YDB): only those tiers go to onExpire, in order.
+        let chain = !ttl.hand_off.is_empty();
+        let at = |i: u32| chain.then_some(i);
+        let doc_offer = |after, archive, i, step| OfferPlan {
+            kind: OfferKind::Document,
+            name: Some(name),
+            after,
+            archive,
+            hands_off: ttl.hands_off(i),
+            tier: at(i),
+            step,
+            through_archive: chain,
+        };
+        let offer = ((hook && ttl.hands_off(0)) || archive.is_some()).then_some(doc_offer(after, archive, 0, None));
         turns.push(Turn { whose: Whose::Collection(name), through_ms: ttl.expired_through_ms(now_ms), offer });
-        archives.push(archive_turn(ArchiveId::Collection(name), ttl.archive_through_ms(now_ms).unwrap_or(now_ms)));
+        // The archive tiers after the first that hand off, each over the archive.
+        let mut passed = 0;
+        for (i, w) in (1..).zip(&ttl.middle) {
+            if hook && chain && ttl.hands_off(i) {
+                let step = Some(TierStep { from: passed, to: Some(i) });
+                archives.push(Turn { whose: Whose::Tier(name, i), through_ms: w.before(now_ms), offer: Some(doc_offer(after, None, i, step)) });
+                passed = i;
+            }
+        }
+        // The delete tier: a plain range delete, unless it hands off or an earlier archive tier
+        // did (then it takes only the records past that tier's hand-off).
+        let through_ms = ttl.archive_through_ms(now_ms).unwrap_or(now_ms);
+        let d = 1 + ttl.middle.len() as u32;
+        let offers = chain && ttl.archive_until.is_some_and(|u| u != crate::core::ttl_index::FOREVER) && ((hook && ttl.hands_off(d)) || passed > 0);
+        let offer = offers.then(|| doc_offer(after, None, d, Some(TierStep { from: passed, to: None })));
+        archives.push(Turn { whose: Whose::Archive(ArchiveId::Collection(name)), through_ms, offer });
     }
+    #[cfg(feature = "full")]
     for &(name, options) in &input.series {
         let Some(through_ms) = options.expired_through_ms(now_ms) else { continue };
         let after = options.expire_after.unwrap_or(Window::secs(0.0));
-        let offer = hook.then_some(OfferPlan { kind: OfferKind::Events, name: Some(name), after, archive: None });
+        let offer = hook.then_some(OfferPlan { kind: OfferKind::Events, name: Some(name), after, archive: None, hands_off: true, tier: None, step: None, through_archive: false });
         turns.push(Turn { whose: Whose::Series(name), through_ms, offer });
     }
     turns.extend(archives);
@@ -491,7 +552,8 @@ mod tests {
 
         fn ttl(expire_after_secs: f64, archive_until_secs: Option<f64>) -> TtlIndex {
             let (expire_after, archive_until) = (Window::secs(expire_after_secs), archive_until_secs.map(Window::secs));
-            TtlIndex { field: "at".into(), automatic: false, expire_after, unit: TimeUnit::Seconds, archive_until, schedule: None, paused: false }
+            let (middle, hand_off) = (Vec::new(), Vec::new());
+            TtlIndex { field: "at".into(), automatic: false, expire_after, unit: TimeUnit::Seconds, archive_until, middle, hand_off, schedule: None, paused: false }
         }
 
         fn series(expire_after_secs: Option<f64>) -> SeriesOptions {
@@ -508,7 +570,8 @@ mod tests {
                 Whose::Collection(n) | Whose::Series(n) => Some(n),
                 _ => None,
             };
-            Turn { whose, through_ms, offer: Some(OfferPlan { kind, name, after: Window { months: 0, ms: after_ms }, archive }) }
+            let after = Window { months: 0, ms: after_ms };
+            Turn { whose, through_ms, offer: Some(OfferPlan { kind, name, after, archive, hands_off: true, tier: None, step: None, through_archive: false }) }
         }
 
         use ArchiveId as A;
@@ -618,6 +681,30 @@ mod tests {
             let live: Vec<bool> = plan_pass(&input, T).iter().map(Turn::is_live).collect();
             assert_eq!(live, [true, true, true, false, false]);
             assert!(plan_pass(&input, T).iter().all(|t| t.is_live() != t.offer.is_none()), "archive turns offer nothing, live ones here all do");
+        }
+
+        #[test]
+        fn a_chain_of_tiers_hands_off_only_where_it_says_in_order_and_never_skips_one() {
+            use crate::core::ttl_index::{tiers_windows, TierAction::{Archive as A_, Delete}};
+            let mut chain = ttl(60.0, None);
+            let w = |ms: f64| Window { months: 0, ms };
+            chain.set_tiers(tiers_windows(&[(w(MIN), A_, true), (w(HOUR), A_, false), (w(2.0 * HOUR), A_, true), (w(DAY), Delete, false)]).unwrap());
+            let doc = |after, archive, hands_off, tier, step| Some(OfferPlan { kind: Document, name: Some("c"), after, archive, hands_off, tier: Some(tier), step, through_archive: true });
+            let with_hook = PassInput { hook: true, archive_for_ms: None, collections: vec![("c", Some(&chain))], series: vec![] };
+            let want = vec![
+                offered(Entries, T, Entry, 0.0, None),
+                Turn { whose: Collection("c"), through_ms: T - MIN, offer: doc(w(DAY), Some(A::Collection("c")), true, 0, None) },
+                plain(Archive(A::Entries), T),
+                Turn { whose: Whose::Tier("c", 2), through_ms: T - 2.0 * HOUR, offer: doc(w(DAY), None, true, 2, Some(TierStep { from: 0, to: Some(2) })) },
+                // The delete tier hands nothing off, but takes only what passed tier 2's hand-off.
+                Turn { whose: Archive(A::Collection("c")), through_ms: T - DAY, offer: doc(w(DAY), None, false, 3, Some(TierStep { from: 2, to: None })) },
+            ];
+            assert_eq!(plan_pass(&with_hook, T), want);
+            // Without a hook, nothing is handed off: archived, then deleted by range.
+            let no_hook = PassInput { hook: false, ..with_hook };
+            let turns = plan_pass(&no_hook, T);
+            assert_eq!(turns.len(), 4);
+            assert_eq!(turns[3], plain(Archive(A::Collection("c")), T - DAY));
         }
 
         #[test]

@@ -82,7 +82,7 @@ impl Schedule {
             read[i] = field(f, ranges[i].0, ranges[i].1).map_err(|why| bad(&format!("its {} field {}", names[i], why)))?;
         }
         let weekdays = read[4].0 | (read[4].0 >> 7 & 1);
-        Ok(Schedule {
+        let schedule = Schedule {
             text: text.to_owned(),
             minutes: read[0].0,
             hours: read[1].0 as u32,
@@ -91,7 +91,12 @@ impl Schedule {
             weekdays: (weekdays & 0x7f) as u8,
             any_day: read[2].1,
             any_weekday: read[4].1,
-        })
+        };
+        // Eight years from any start see every date a calendar has (February 29 included).
+        if schedule.next_after(0.0).is_none() {
+            return Err(bad("no date matches it (such as February 30), so it would never run"));
+        }
+        Ok(schedule)
     }
 
     fn day_matches(&self, days: i64) -> bool {
@@ -165,7 +170,9 @@ mod tests {
         // Strictly after: at a run's own minute, the next one.
         let hourly = Schedule::parse("@hourly").unwrap();
         assert_eq!(hourly.next_after(utc_ms(2026, 12, 1, 22, 0)), Some(utc_ms(2026, 12, 1, 23, 0)));
-        assert_eq!(Schedule::parse("0 0 30 2 *").unwrap().next_after(t), None, "February 30 never comes");
+        let e = Schedule::parse("0 0 30 2 *").unwrap_err();
+        assert!(e.to_string().contains("never run"), "February 30 never comes: {e}");
+        assert_eq!(Schedule::parse("0 0 29 2 *").unwrap().next_after(utc_ms(2028, 3, 1, 0, 0)), Some(utc_ms(2032, 2, 29, 0, 0)));
     }
 
     #[test]

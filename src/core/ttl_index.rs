@@ -96,6 +96,12 @@ pub struct TtlIndex {
     /// collection's archive then, and are deleted `w` after their reference (an infinite `w`:
     /// kept until `archive.clear()`).
     pub archive_until: Option<Window>,
+    /// YDB's chain: the archive tiers after the first (their `after`, in order), reached while
+    /// archived; what they do is hand off (`hand_off`).
+    pub middle: Vec<Window>,
+    /// The tiers (by index, 0 the first) whose records are handed to `onExpire` when they
+    /// reach them; empty: every turn is handed off when there is a hook (one-tier indexes).
+    pub hand_off: Vec<u32>,
     /// CockroachDB's `ttl_job_cron`: background passes reap the collection at these times only.
     pub schedule: Option<Schedule>,
     /// CockroachDB's `ttl_pause`: no pass removes anything of the collection (reads still hide
@@ -126,24 +132,52 @@ impl TierAction {
 /// Forever: an archive tier with no delete tier after it.
 pub const FOREVER: Window = Window { months: 0, ms: f64::INFINITY };
 
-/// `ttlIndex.tiers` as (`expire_after`, `archive_until`): one `delete` tier is `expireAfter`;
-/// one `archive` tier archives for good; an `archive` tier then a later `delete` tier archives
-/// until the second. Anything else is refused, saying what is accepted.
-pub fn tiers_windows(tiers: &[(Window, TierAction)]) -> Result<(Window, Option<Window>)> {
-    const SHAPES: &str = "one tier ({ after, action: \"delete\" } or { after, action: \"archive\" }) or an archive tier followed by a later delete tier";
-    match tiers {
-        [(after, TierAction::Delete)] => Ok((*after, None)),
-        [(after, TierAction::Archive)] => Ok((*after, Some(FOREVER))),
-        [(first, TierAction::Archive), (last, TierAction::Delete)] if last.always_longer_than(first) => Ok((*first, Some(*last))),
-        [(first, TierAction::Archive), (last, TierAction::Delete)] => Err(Error::OutOfRange(format!(
-            "ttlIndex.tiers: the delete tier's after ({}) must be later than the archive tier's ({}) for every date",
-            last.describe(),
-            first.describe()
-        ))),
-        [] => Err(Error::InvalidType(format!("ttlIndex.tiers is empty; expected {SHAPES}"))),
-        [(_, TierAction::Delete), _, ..] => Err(Error::InvalidType(format!("ttlIndex.tiers: only the last tier may delete; expected {SHAPES}"))),
-        _ => Err(Error::InvalidType(format!("ttlIndex.tiers has {} tiers of that shape; expected {SHAPES}", tiers.len()))),
+/// A chain of tiers as the index keeps it (see [`tiers_windows`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tiers {
+    /// The first tier's `after`.
+    pub expire_after: Window,
+    /// `None`: the first tier deletes. `Some`: it archives, and the last tier deletes at this
+    /// window ([`FOREVER`]: no delete tier).
+    pub archive_until: Option<Window>,
+    /// The archive tiers between the first and the delete tier.
+    pub middle: Vec<Window>,
+    /// The tiers with `handOff: true`, by index.
+    pub hand_off: Vec<u32>,
+}
+
+/// `ttlIndex.tiers` (YDB's chain): `[(after, action, handOff)]` in order, each later than the
+/// one before for every date; every tier archives but the last, which archives or deletes.
+/// Anything else is refused, saying what is accepted.
+pub fn tiers_windows(tiers: &[(Window, TierAction, bool)]) -> Result<Tiers> {
+    const SHAPES: &str = "tiers in order, each { after, action: \"archive\" } but the last, which may be { after, action: \"delete\" }";
+    let Some(((first, first_action, _), (last, last_action, _))) = tiers.first().zip(tiers.last()) else {
+        return Err(Error::InvalidType(format!("ttlIndex.tiers is empty; expected {SHAPES}")));
+    };
+    if tiers[..tiers.len() - 1].iter().any(|t| t.1 == TierAction::Delete) {
+        return Err(Error::InvalidType(format!("ttlIndex.tiers: only the last tier may delete; expected {SHAPES}")));
     }
+    let which = |t: TierAction| if t == TierAction::Delete { "delete" } else { "archive" };
+    for (i, pair) in tiers.windows(2).enumerate() {
+        let (a, b) = (pair[0].0, pair[1].0);
+        if !b.always_longer_than(&a) {
+            return Err(Error::OutOfRange(format!(
+                "ttlIndex.tiers[{}]: the {} tier's after ({}) must be later than the {} tier's ({}) before it, for every date",
+                i + 1,
+                which(pair[1].1),
+                b.describe(),
+                which(pair[0].1),
+                a.describe()
+            )));
+        }
+    }
+    let hand_off = (0..).zip(tiers).filter(|(_, t)| t.2).map(|(i, _)| i).collect();
+    let n = tiers.len();
+    Ok(match (first_action, last_action) {
+        (TierAction::Delete, _) => Tiers { expire_after: *first, archive_until: None, middle: Vec::new(), hand_off },
+        (_, TierAction::Delete) => Tiers { expire_after: *first, archive_until: Some(*last), middle: tiers[1..n - 1].iter().map(|t| t.0).collect(), hand_off },
+        _ => Tiers { expire_after: *first, archive_until: Some(FOREVER), middle: tiers[1..].iter().map(|t| t.0).collect(), hand_off },
+    })
 }
 
 impl TtlIndex {
@@ -161,6 +195,8 @@ impl TtlIndex {
             expire_after: Window::parse("ttlIndex.expireAfter", expire_after)?,
             unit: unit.map(TimeUnit::parse).transpose()?.unwrap_or(TimeUnit::Seconds),
             archive_until: None,
+            middle: Vec::new(),
+            hand_off: Vec::new(),
             schedule: None,
             paused: false,
         })
@@ -237,13 +273,31 @@ impl TtlIndex {
         self.archive_until.map(|w| w.before(now_ms))
     }
 
-    /// The tiers as given: `[(after secs, action)]`.
-    pub fn tiers(&self) -> Vec<(Window, TierAction)> {
-        match self.archive_until {
+    /// The tiers as given: `[(after, action, handOff)]`.
+    pub fn tiers(&self) -> Vec<(Window, TierAction, bool)> {
+        let mut tiers = match self.archive_until {
             None => vec![(self.expire_after, TierAction::Delete)],
-            Some(until) if until == FOREVER => vec![(self.expire_after, TierAction::Archive)],
-            Some(until) => vec![(self.expire_after, TierAction::Archive), (until, TierAction::Delete)],
+            Some(_) => vec![(self.expire_after, TierAction::Archive)],
+        };
+        tiers.extend(self.middle.iter().map(|&w| (w, TierAction::Archive)));
+        if let Some(until) = self.archive_until.filter(|u| *u != FOREVER) {
+            tiers.push((until, TierAction::Delete));
         }
+        (0..).zip(tiers).map(|(i, (w, a))| (w, a, self.hand_off.contains(&i))).collect()
+    }
+
+    /// Sets the chain of tiers.
+    pub fn set_tiers(&mut self, t: Tiers) {
+        self.expire_after = t.expire_after;
+        self.archive_until = t.archive_until;
+        self.middle = t.middle;
+        self.hand_off = t.hand_off;
+    }
+
+    /// Whether tier `i`'s records go to `onExpire` when a hook is given: every tier when no
+    /// tier names `handOff`, else only those that do.
+    pub fn hands_off(&self, i: u32) -> bool {
+        self.hand_off.is_empty() || self.hand_off.contains(&i)
     }
 
     /// When a document with reference `reference_ms` expires.
@@ -266,6 +320,8 @@ impl TtlIndex {
             expire_after: Window::parse("ttlIndex.expireAfter", expire_after)?,
             unit: TimeUnit::Seconds,
             archive_until: None,
+            middle: Vec::new(),
+            hand_off: Vec::new(),
             schedule: None,
             paused: false,
         })
@@ -395,41 +451,50 @@ mod tests {
     }
 
     #[test]
-    fn tiers_are_one_delete_one_archive_or_archive_then_delete() {
+    fn tiers_are_a_chain_of_archives_and_at_most_a_last_delete() {
         use TierAction::{Archive, Delete};
-        let tiers_secs = |t: &[(f64, TierAction)]| tiers_windows(&t.iter().map(|&(s, a)| (Window::secs(s), a)).collect::<Vec<_>>());
         let w = Window::secs;
-        assert_eq!(tiers_secs(&[(60.0, Delete)]).unwrap(), (w(60.0), None));
-        assert_eq!(tiers_secs(&[(60.0, Archive)]).unwrap(), (w(60.0), Some(FOREVER)));
-        assert_eq!(tiers_secs(&[(60.0, Archive), (600.0, Delete)]).unwrap(), (w(60.0), Some(w(600.0))));
+        let chain = |t: &[(f64, TierAction, bool)]| tiers_windows(&t.iter().map(|&(s, a, h)| (w(s), a, h)).collect::<Vec<_>>());
+        let plain = |expire_after, archive_until, middle: Vec<Window>| Tiers { expire_after, archive_until, middle, hand_off: vec![] };
+        assert_eq!(chain(&[(60.0, Delete, false)]).unwrap(), plain(w(60.0), None, vec![]));
+        assert_eq!(chain(&[(60.0, Archive, false)]).unwrap(), plain(w(60.0), Some(FOREVER), vec![]));
+        assert_eq!(chain(&[(60.0, Archive, false), (600.0, Delete, false)]).unwrap(), plain(w(60.0), Some(w(600.0)), vec![]));
+        // YDB's chain: archives, then a delete; hand-off where asked.
+        let t = chain(&[(60.0, Archive, true), (120.0, Archive, false), (300.0, Archive, true), (600.0, Delete, true)]).unwrap();
+        assert_eq!(t, Tiers { expire_after: w(60.0), archive_until: Some(w(600.0)), middle: vec![w(120.0), w(300.0)], hand_off: vec![0, 2, 3] });
+        assert_eq!(chain(&[(60.0, Archive, false), (120.0, Archive, false)]).unwrap(), plain(w(60.0), Some(FOREVER), vec![w(120.0)]));
         let month = Window { months: 1, ms: 0.0 };
-        assert_eq!(tiers_windows(&[(w(7.0 * 86_400.0), Archive), (month, Delete)]).unwrap(), (w(7.0 * 86_400.0), Some(month)));
-        let e = tiers_windows(&[(w(30.0 * 86_400.0), Archive), (month, Delete)]).unwrap_err();
-        assert!(e.to_string().contains("the delete tier's after (P1M) must be later than the archive tier's (2592000 s) for every date"), "{e}");
+        assert_eq!(tiers_windows(&[(w(7.0 * 86_400.0), Archive, false), (month, Delete, false)]).unwrap(), plain(w(7.0 * 86_400.0), Some(month), vec![]));
+        let e = tiers_windows(&[(w(30.0 * 86_400.0), Archive, false), (month, Delete, false)]).unwrap_err();
+        assert!(e.to_string().contains("ttlIndex.tiers[1]: the delete tier's after (P1M) must be later than the archive tier's (2592000 s) before it, for every date"), "{e}");
         let refused = [
             (vec![], "ttlIndex.tiers is empty"),
-            (vec![(60.0, Delete), (600.0, Archive)], "only the last tier may delete"),
-            (vec![(60.0, Delete), (600.0, Delete)], "only the last tier may delete"),
-            (vec![(60.0, Archive), (600.0, Archive)], "has 2 tiers of that shape"),
-            (vec![(60.0, Archive), (120.0, Archive), (600.0, Delete)], "has 3 tiers"),
-            (vec![(600.0, Archive), (60.0, Delete)], "must be later than the archive tier's (600 s)"),
-            (vec![(60.0, Archive), (60.0, Delete)], "must be later"),
+            (vec![(60.0, Delete, false), (600.0, Archive, false)], "only the last tier may delete"),
+            (vec![(60.0, Delete, false), (600.0, Delete, false)], "only the last tier may delete"),
+            (vec![(60.0, Archive, false), (50.0, Archive, false), (600.0, Delete, false)], "ttlIndex.tiers[1]: the archive tier's after (50 s)"),
+            (vec![(600.0, Archive, false), (60.0, Delete, false)], "must be later than the archive tier's (600 s)"),
+            (vec![(60.0, Archive, false), (60.0, Delete, false)], "must be later"),
         ];
         for (tiers, part) in refused {
-            let e = tiers_secs(&tiers).unwrap_err();
+            let e = chain(&tiers).unwrap_err();
             assert!(e.to_string().contains(part), "{tiers:?}: {e}");
         }
         assert!(TierAction::parse("move").unwrap_err().to_string().contains("tier action \"move\" is not accepted"));
         // The tiers read back as given, and the archive's delete cut-off follows them.
         let mut i = index("s", 60.0);
-        assert_eq!(i.tiers(), vec![(w(60.0), Delete)]);
+        assert_eq!(i.tiers(), vec![(w(60.0), Delete, false)]);
         assert_eq!(i.archive_through_ms(T), None);
         i.archive_until = Some(w(600.0));
-        assert_eq!(i.tiers(), vec![(w(60.0), Archive), (w(600.0), Delete)]);
+        assert_eq!(i.tiers(), vec![(w(60.0), Archive, false), (w(600.0), Delete, false)]);
         assert_eq!(i.archive_through_ms(T), Some(T - 600_000.0));
         i.archive_until = Some(FOREVER);
-        assert_eq!(i.tiers(), vec![(w(60.0), Archive)]);
+        assert_eq!(i.tiers(), vec![(w(60.0), Archive, false)]);
         assert_eq!(i.archive_through_ms(T), Some(f64::NEG_INFINITY));
+        i.set_tiers(t.clone());
+        let back: Vec<(Window, TierAction, bool)> = i.tiers();
+        assert_eq!(back, vec![(w(60.0), Archive, true), (w(120.0), Archive, false), (w(300.0), Archive, true), (w(600.0), Delete, true)]);
+        assert!(i.hands_off(2) && !i.hands_off(1));
+        assert!(index("s", 60.0).hands_off(0), "no tier names handOff: every one hands off");
     }
 
     #[test]

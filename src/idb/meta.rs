@@ -71,6 +71,8 @@ impl Definition {
                     archive_until_months: t.archive_until.map_or(0, |w| w.months),
                     schedule: t.schedule.as_ref().map(|s| s.text.clone()),
                     paused: t.paused,
+                    middle_tiers: t.middle.iter().map(|w| (w.ms / 1000.0, w.months)).collect(),
+                    hand_off: t.hand_off.clone(),
                 }),
                 keyed_by: keyed_by.as_ref().map(|(field, unit)| StoredKeyedBy { field: field.clone(), unit: unit.name().into() }),
             },
@@ -110,6 +112,8 @@ impl Definition {
                             None => None,
                         },
                         paused: t.paused,
+                        middle: t.middle_tiers.into_iter().map(|(secs, months)| window(months, secs)).collect(),
+                        hand_off: t.hand_off,
                     }),
                     None => None,
                 };
@@ -208,6 +212,13 @@ struct StoredTtl {
     /// Absent unless paused (`ttl_pause`).
     #[serde(default, skip_serializing_if = "is_false")]
     paused: bool,
+    /// The archive tiers between the first and the delete tier, `[secs, months]` each; absent
+    /// with none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    middle_tiers: Vec<(f64, i64)>,
+    /// The tiers that hand off, by index; absent when none says so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    hand_off: Vec<u32>,
 }
 
 /// The field and unit a collection's documents are keyed by, as stored.

@@ -22,6 +22,7 @@ use super::runner::{req, Ask, Run};
 use super::schema::{ARCHIVE, BY_ITEM, ENTRIES};
 use super::Conn;
 use crate::core::error::{Error, Result};
+use crate::core::reaper::TierStep;
 use crate::core::window::Window;
 #[cfg(feature = "full")]
 use crate::timer::{now_ms, within};
@@ -69,6 +70,9 @@ struct Offered {
     hook: Option<js_sys::Function>,
     now: f64,
     archived: Cell<u32>,
+    tier: Option<u32>,
+    step: Option<TierStep>,
+    through_archive: bool,
 }
 
 impl Expired {
@@ -122,6 +126,9 @@ impl Expired {
             hook: how.hook.cloned(),
             now: how.now,
             archived: Cell::new(0),
+            tier: how.tier,
+            step: how.step,
+            through_archive: how.through_archive,
         };
         Expired { offer: Some(offer), ..self }
     }
@@ -156,6 +163,12 @@ pub struct Offer<'a> {
     /// The pass's start (Unix ms): a record whose delete tier is already past then is offered
     /// as a delete and deleted, not archived.
     pub now: f64,
+    /// The tier the records reach, given to `onExpire` as `record.tier` (a chain of tiers).
+    pub tier: Option<u32>,
+    /// For archived records reaching a later tier: which they are, and whether they stay.
+    pub step: Option<TierStep>,
+    /// Archive even what is past the delete tier (a chain's later hand-offs must see it).
+    pub through_archive: bool,
 }
 
 /// `maxEntries` as a write applies it: the cap, and whether expired entries wait for
@@ -184,6 +197,9 @@ struct HandOffRecord<'a> {
     /// The collection or time series; absent for entries.
     #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<&'a str>,
+    /// The tier reached, in a chain of tiers that names hand-offs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tier: Option<u32>,
 }
 
 #[cfg(feature = "full")]
@@ -275,8 +291,12 @@ impl Conn {
                 let [keys, vals]: [JsValue; 2] = run.results(&mut read).await?.try_into().unwrap_or_default();
                 let (keys, vals): (Array, Array) = (keys.unchecked_into(), vals.unchecked_into());
                 let got = keys.length();
-                pks.extend(keys.iter());
-                recs.extend(vals.iter());
+                // A tier of a chain takes the records that passed its previous hand-off only.
+                let passed = |rec: &JsValue| how.step.is_none_or(|s| Reflect::get(rec, &"k".into()).ok().and_then(|k| k.as_f64()).unwrap_or(0.0) == f64::from(s.from));
+                for (pk, rec) in keys.iter().zip(vals.iter()).filter(|(_, rec)| passed(rec)).take(limit as usize - pks.len()) {
+                    pks.push(pk);
+                    recs.push(rec);
+                }
                 if got < want || pks.len() as u32 == limit {
                     break;
                 }
@@ -291,7 +311,9 @@ impl Conn {
         let items: Vec<_> = pks.iter().zip(&recs).map(|(pk, rec)| item(how.kind, pk, rec)).collect();
         // A record whose delete tier is already past (the pass came late: a hook that kept
         // failing) is offered as a delete, and deleted rather than archived.
-        let archived: Vec<bool> = items.iter().map(|(_, time, _)| how.archive.is_some() && how.after.after(*time) > how.now).collect();
+        let archived: Vec<bool> = items.iter().map(|(_, time, _)| how.archive.is_some() && (how.through_archive || how.after.after(*time) > how.now)).collect();
+        // A tier of a chain that keeps its records archived marks them as having passed it.
+        let kept = how.step.and_then(|s| s.to);
         if let Some(hook) = &how.hook {
             let records: Vec<HandOffRecord> = items
                 .iter()
@@ -303,8 +325,9 @@ impl Conn {
                         key: key.clone(),
                         value: value.clone(),
                         expires_at: at.is_finite().then_some(at / 1000.0),
-                        action: if archive { "archive" } else { "delete" },
+                        action: if archive || kept.is_some() { "archive" } else { "delete" },
                         name: how.name.as_deref(),
+                        tier: how.tier,
                     }
                 })
                 .collect();
@@ -315,15 +338,18 @@ impl Conn {
         let t1 = now_ms();
         let run = self.begin(expired.op, names, true, pks.len() as u32)?;
         let from = run.store(name)?;
-        for pk in &pks {
-            run.delete(&from, pk.clone())?;
+        for (pk, (i, t, v)) in pks.iter().zip(&items) {
+            match kept {
+                Some(k) => drop(run.put(&from, &ArchiveRecord { c: pk_at(pk, 0), t: *t, i: i.clone(), v: v.clone(), k }).map_err(|e| run.error(e))?),
+                None => drop(run.delete(&from, pk.clone())?),
+            }
         }
         if let Some(c) = &how.archive {
             let archive = run.store(ARCHIVE)?;
             let by_item = run.check(archive.index(BY_ITEM))?;
             let mut puts = Vec::new();
             for ((i, t, v), _) in items.iter().zip(&archived).filter(|(_, &a)| a) {
-                let rec = ArchiveRecord { c: c.clone(), t: *t, i: i.clone(), v: v.clone() };
+                let rec = ArchiveRecord { c: c.clone(), t: *t, i: i.clone(), v: v.clone(), k: 0 };
                 let put = run.put(&archive, &rec).map_err(|e| run.error(e))?;
                 put.on_error(self.absorb.as_ref().unchecked_ref());
                 puts.push((rec, put));

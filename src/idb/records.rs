@@ -114,7 +114,7 @@ impl ArchiveRecord {
     /// A stored record read back, a field at a time.
     pub fn read(js: &JsValue) -> Result<ArchiveRecord> {
         let rec: &ItemJs = js.unchecked_ref();
-        Ok(ArchiveRecord { c: rec.c(), t: number(rec.t(), "time (t)")?, i: rec.i(), v: rec.v() })
+        Ok(ArchiveRecord { c: rec.c(), t: number(rec.t(), "time (t)")?, i: rec.i(), v: rec.v(), k: 0 })
     }
 }
 
@@ -148,6 +148,14 @@ pub struct ArchiveRecord {
     /// The value or document.
     #[serde(with = "serde_wasm_bindgen::preserve")]
     pub v: JsValue,
+    /// In a chain of tiers that hands off, the last hand-off tier the record passed (absent: 0,
+    /// just archived).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub k: u32,
+}
+
+fn is_zero(k: &u32) -> bool {
+    *k == 0
 }
 
 /// A bucket of a time series in `buckets`, keyed `[s, l, k, t, q]`: up to 1000 events of one

@@ -187,8 +187,7 @@ impl Collection {
     #[wasm_bindgen(js_name = setTiers)]
     pub fn set_tiers(&self, tiers: JsValue) -> Promise {
         doc_work(self, |c| async move {
-            let (first, archive_until) = convert::tiers(&tiers)?;
-            c.set_tiers(first, archive_until).await?;
+            c.set_tiers(convert::tiers(&tiers)?).await?;
             Ok(U)
         })
     }

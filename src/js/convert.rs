@@ -266,8 +266,8 @@ pub fn granularity(v: &JsValue) -> Result<crate::core::buckets::Granularity> {
     }
 }
 
-/// `tiers` of `setTiers(tiers)`: (`expire_after`, `archive_until`).
-pub fn tiers(v: &JsValue) -> Result<(Window, Option<Window>)> {
+/// `tiers` of `setTiers(tiers)`.
+pub fn tiers(v: &JsValue) -> Result<crate::core::ttl_index::Tiers> {
     options::tiers_option("tiers", &value(v, "tiers")?)
 }
 

@@ -76,13 +76,22 @@ export function buildSnapshot(database, now, entryRecs, collections, series) {
   }
   for (const [def, recs, expiries] of collections) {
     const ttl = def.ttlIndex;
-    // An index with an archive tier is exported with its tiers (the archive itself is not).
+    // An index with an archive tier or hand-offs is exported with its tiers (the archive itself
+    // is not), and with its schedule; a pause is not carried over.
     const until = ttl ? ttl.archiveUntilSecs : undefined;
     const after = ttl && span(ttl.expireAfterMonths, ttl.expireAfterSecs);
-    const tiers = until === undefined ? undefined
-      : [{ after, action: "archive" }, ...(Number.isFinite(until) ? [{ after: span(ttl.archiveUntilMonths, until), action: "delete" }] : [])];
+    const handOff = (ttl && ttl.handOff) || [];
+    const tiers = until === undefined && handOff.length === 0 ? undefined : [
+      { after, action: until === undefined ? "delete" : "archive" },
+      ...(ttl.middleTiers || []).map(([s, months]) => ({ after: span(months, s), action: "archive" })),
+      ...(until !== undefined && Number.isFinite(until) ? [{ after: span(ttl.archiveUntilMonths, until), action: "delete" }] : []),
+    ].map((tier, i) => (handOff.includes(i) ? { ...tier, handOff: true } : tier));
     const dated = ttl && (ttl.automatic ? { automatic: true } : { field: ttl.field, unit: ttl.unit });
-    const index = ttl && (tiers ? { ...dated, tiers } : { ...dated, expireAfter: after });
+    const index = ttl && {
+      ...dated,
+      ...(tiers ? { tiers } : { expireAfter: after }),
+      ...(ttl.schedule ? { schedule: ttl.schedule } : {}),
+    };
     const out = { name: def.name, keyPath: def.keyPath, ttlIndex: index, documents: [] };
     for (const [i, r] of recs.entries()) {
       const expiresAt = expiries[i];

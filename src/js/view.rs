@@ -241,18 +241,24 @@ pub(super) struct CollectionStats {
 struct Tier {
     after: Span,
     action: &'static str,
+    #[serde(rename = "handOff", skip_serializing_if = "std::ops::Not::not")]
+    hand_off: bool,
 }
 
 #[cfg(feature = "full")]
 impl<'a> From<&'a TtlIndex> for TtlIndexInfo<'a> {
     fn from(t: &'a TtlIndex) -> Self {
-        let tier = |(after, action): (Window, TierAction)| Tier { after: after.into(), action: if action == TierAction::Archive { "archive" } else { "delete" } };
+        let tier = |(after, action, hand_off): (Window, TierAction, bool)| Tier {
+            after: after.into(),
+            action: if action == TierAction::Archive { "archive" } else { "delete" },
+            hand_off,
+        };
         TtlIndexInfo {
             field: t.field_path(),
             automatic: t.automatic,
             expire_after: t.expire_after.into(),
             unit: t.unit.name(),
-            tiers: t.archive_until.map(|_| t.tiers().into_iter().map(tier).collect()),
+            tiers: (t.archive_until.is_some() || !t.hand_off.is_empty()).then(|| t.tiers().into_iter().map(tier).collect()),
             schedule: t.schedule.as_ref().map(|s| s.text.as_str()),
             paused: t.paused,
         }

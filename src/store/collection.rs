@@ -210,6 +210,8 @@ impl Collection {
                 expire_after: Window::secs(0.0),
                 unit: *unit,
                 archive_until: None,
+                middle: Vec::new(),
+                hand_off: Vec::new(),
                 schedule: None,
                 paused: false,
             },
@@ -407,7 +409,7 @@ impl Collection {
 
     /// Changes the tiers (YDB): only the definition is written, no document (archived ones are
     /// keyed by their reference too, so the delete tier moves with it).
-    pub async fn set_tiers(&self, expire_after: Window, archive_until: Option<Window>) -> Result<()> {
+    pub async fn set_tiers(&self, tiers: crate::core::ttl_index::Tiers) -> Result<()> {
         let mut next = self.stored().await?;
         let Some(ttl) = next.ttl.as_mut() else {
             return Err(Error::InvalidType(format!(
@@ -416,8 +418,7 @@ impl Collection {
                 quote(&self.name)
             )));
         };
-        ttl.expire_after = expire_after;
-        ttl.archive_until = archive_until;
+        ttl.set_tiers(tiers);
         self.save(next).await?;
         self.changed("setTiers", Array::new());
         Ok(())

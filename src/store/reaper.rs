@@ -91,7 +91,7 @@ impl Store {
         // Scheduled collections (ttl_job_cron) whose run is not due wait; `due` are the runs
         // this pass makes.
         #[cfg(feature = "full")]
-        let (not_due, due) = scheduled_runs(&conn, &defs, background, started).await?;
+        let (not_due, mut due) = scheduled_runs(&conn, &defs, background, started).await?;
         #[cfg(not(feature = "full"))]
         let (not_due, _) = (Vec::<&str>::new(), background);
         // Which turns, in which order, offered or archived how: core's plan, over these
@@ -129,7 +129,9 @@ impl Store {
             if stopped {
                 break;
             }
-            if failure.is_some() && turn.is_live() {
+            // The hand-offs of a chain's later tiers wait too.
+            let hands_off = hook.is_some() && turn.offer.is_some_and(|o| o.hands_off);
+            if failure.is_some() && (turn.is_live() || hands_off) {
                 continue;
             }
             let ids = Array::new();
@@ -148,14 +150,22 @@ impl Store {
                 Err(e) => return Err(e),
             };
             capped |= hit;
-            if !turn.is_live() {
-                // Not live data: counted apart, and no "expired" event.
-                removed -= here;
-                report.archive_removed += here;
-                continue;
+            // A scheduled run that a cap cut short stays due, so the next pass goes on with it.
+            #[cfg(feature = "full")]
+            if let (true, Whose::Collection(name)) = (hit, turn.whose) {
+                due.retain(|key| *key != reaped_key(name));
             }
-            if hook.is_some() {
+            if hands_off {
                 report.handed_off += here;
+            }
+            if !turn.is_live() {
+                // Not live data: counted apart, and no "expired" event (a chain's later tier
+                // keeps its records archived: nothing removed).
+                removed -= here;
+                if !matches!(turn.whose, Whose::Tier(..)) {
+                    report.archive_removed += here;
+                }
+                continue;
             }
             report.archived += expired.archived_so_far();
             match turn.whose {
@@ -294,6 +304,7 @@ fn expired(turn: &Turn<'_>, hook: Option<&js_sys::Function>, now: f64) -> Expire
         Whose::Collection(name) => Expired::docs(name, turn.through_ms),
         Whose::Series(name) => Expired::buckets(name, turn.through_ms),
         Whose::Archive(id) => Expired::archived(&archive_c(id), turn.through_ms),
+        Whose::Tier(name, _) => Expired::archived(&JsValue::from_str(name), turn.through_ms),
     };
     let Some(plan) = &turn.offer else { return expired };
     let kind = match plan.kind {
@@ -301,7 +312,8 @@ fn expired(turn: &Turn<'_>, hook: Option<&js_sys::Function>, now: f64) -> Expire
         OfferKind::Document => "document",
         OfferKind::Events => "events",
     };
-    expired.offered(Offer { kind, name: plan.name, after: plan.after, archive: plan.archive.map(archive_c), hook, now })
+    let hook = hook.filter(|_| plan.hands_off);
+    expired.offered(Offer { kind, name: plan.name, after: plan.after, archive: plan.archive.map(archive_c), hook, now, tier: plan.tier, step: plan.step, through_archive: plan.through_archive })
 }
 
 /// The `c` an archive's records are stored under.

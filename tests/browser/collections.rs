@@ -422,7 +422,7 @@ async fn expire_after_and_tiers_take_months_and_years() {
     assert_eq!(json(&archived.iter().map(|d| field(&d, "id")).collect::<js_sys::Array>().into()), r#"["archived"]"#);
     assert_eq!(raw_store(&name, "docs", "getAll").await.length(), 4 + 1, "c's four and t's live one");
     let e = try_call(&t, "setTiers", &[js("[{ after: '30 days', action: 'archive' }, { after: '1 month', action: 'delete' }]")]).await.unwrap_err();
-    assert_error(&e, "RangeError", &["delete tier's after (P1M) must be later than the archive tier's (2592000 s) for every date"]);
+    assert_error(&e, "RangeError", &["delete tier's after (P1M) must be later than the archive tier's (2592000 s) before it, for every date"]);
 
     // A time series keeps a month of events.
     let ts = call(&s, "timeSeries", &["ts".into(), js("({ timeField: 'at', expireAfter: '1 month' })")]).await;

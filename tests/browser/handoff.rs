@@ -508,3 +508,65 @@ async fn a_hand_off_that_succeeds_again_ends_the_back_off_at_once() {
     })
     .await;
 }
+
+/// `[tier, action, sorted keys]` of each call of a chain's hook, as JSON.
+fn chain_calls(h: &JsValue) -> String {
+    let shown: Array = calls(h)
+        .iter()
+        .map(|records| {
+            let first = Array::from(&records).get(0);
+            let keys: Array = keys_of(&records).into_iter().map(JsValue::from).collect();
+            JsValue::from(Array::of3(&field(&first, "tier"), &field(&first, "action"), &keys))
+        })
+        .collect();
+    json(&shown.into())
+}
+
+#[wasm_bindgen_test]
+async fn a_chain_of_tiers_hands_off_where_it_says_in_order_never_skipping_one() {
+    let name = db_name("chain");
+    // Fails its first call for tier 2 (a server down for that tier), then accepts.
+    let h = js(
+        "(() => { const h = { calls: [], failTier2: 1 }; \
+           h.fn = (records) => { h.calls.push(records); \
+             if (records[0].tier === 2 && h.failTier2-- > 0) return Promise.reject(new Error('tier 2 server down')); }; \
+           return h; })()",
+    );
+    let s = open_hooked(&name, "({ autoReap: false })", &h).await;
+    let tiers = "[{ after: 60, action: 'archive', handOff: true }, { after: 3600, action: 'archive' }, \
+                  { after: 7200, action: 'archive', handOff: true }, { after: 86400, action: 'delete' }]";
+    let c = call(&s, "collection", &["c".into(), js(&format!("({{ ttlIndex: {{ field: 'at', tiers: {tiers} }} }})"))]).await;
+    let info = json(&field(&call(&c, "ttlIndex", &[]).await, "tiers"));
+    assert_eq!(info, r#"[{"after":60,"action":"archive","handOff":true},{"after":3600,"action":"archive"},{"after":7200,"action":"archive","handOff":true},{"after":86400,"action":"delete"}]"#);
+    // a: past tier 0; b: past tiers 0 to 2 at once; c: past every tier, delete included; d: live.
+    call(&c, "putMany", &[js("[{ id: 'a', at: Date.now() / 1000 - 120 }, { id: 'b', at: Date.now() / 1000 - 9000 }, \
+                             { id: 'c', at: Date.now() / 1000 - 2 * 86400 }, { id: 'd', at: Date.now() / 1000 }]")]).await;
+    // First pass: tier 0 hands off all three; tier 2's hand-off fails, so nothing is deleted.
+    call(&s, "reap", &[]).await;
+    assert_eq!(chain_calls(&h), r#"[[0,"archive",["a","b","c"]],[2,"archive",["b","c"]]]"#);
+    let archived = || async { strings(&call(&field(&c, "archive"), "values", &[]).await.unchecked_into::<Array>().iter().map(|d| field(&d, "id")).collect::<Array>().into()) };
+    let mut ids = archived().await;
+    ids.sort();
+    assert_eq!(ids, ["a", "b"], "c is past its delete tier: the archive's reads no longer show it");
+    assert_eq!(raw_store(&name, "archive", "getAll").await.length(), 3, "c is kept until tier 2's hand-off took it");
+    assert_eq!(strings(&call(&c, "values", &[]).await.unchecked_into::<Array>().iter().map(|d| field(&d, "id")).collect::<Array>().into()), ["d"]);
+    // Next pass: tier 2 offered again (b and c, never tier 0 again), then c reaches its delete tier.
+    call(&s, "reap", &[]).await;
+    assert_eq!(chain_calls(&h), r#"[[0,"archive",["a","b","c"]],[2,"archive",["b","c"]],[2,"archive",["b","c"]]]"#);
+    let mut ids = archived().await;
+    ids.sort();
+    assert_eq!(ids, ["a", "b"]);
+    assert_eq!(raw_store(&name, "archive", "getAll").await.length(), 2, "c deleted from the archive");
+    // A third pass has nothing to hand off.
+    call(&s, "reap", &[]).await;
+    assert_eq!(calls(&h).length(), 3);
+    // Without handOff anywhere, every turn goes to the hook, as before.
+    let plain = call(&s, "collection", &["p".into(), js("({ ttlIndex: { field: 'at', tiers: [{ after: 60, action: 'archive' }, { after: 600, action: 'delete' }] } })")]).await;
+    call(&plain, "put", &[js("({ id: 'x', at: Date.now() / 1000 - 120 })")]).await;
+    call(&s, "reap", &[]).await;
+    let last = Array::from(&calls(&h).get(3));
+    assert_eq!((field(&last.get(0), "key").as_string().unwrap(), field(&last.get(0), "tier").is_undefined()), ("x".into(), true));
+    let e = try_call(&s, "collection", &["bad".into(), js("({ ttlIndex: { field: 'at', tiers: [{ after: 60, action: 'archive', handOff: 'yes' }] } })")]).await.unwrap_err();
+    assert_error(&e, "TypeError", &["ttlIndex.tiers[0].handOff \"yes\""]);
+    destroy(&name).await;
+}

@@ -236,8 +236,10 @@ export async function tiersMisuse(store: TtlStore, events: Collection): Promise<
   await store.collection("c", { ttlIndex: { field: "at", expireAfter: 60, tiers: [{ after: 60, action: "delete" }] } });
   // @ts-expect-error only the last tier may delete
   await events.setTiers([{ after: 60, action: "delete" }, { after: 600, action: "archive" }]);
-  // @ts-expect-error at most two tiers
-  await events.setTiers([{ after: 60, action: "archive" }, { after: 600, action: "archive" }, { after: 6000, action: "delete" }]);
+  // A chain of tiers (YDB), hand-offs where they say so.
+  await events.setTiers([{ after: 60, action: "archive" }, { after: 600, action: "archive", handOff: true }, { after: 6000, action: "delete" }]);
+  // @ts-expect-error only the last tier may delete, in a chain too
+  await events.setTiers([{ after: 60, action: "archive" }, { after: 600, action: "delete" }, { after: 6000, action: "archive" }]);
   // @ts-expect-error a window with months reads back as an ISO-8601 string ("P3M"), not seconds
   const secs: number | undefined = events.ttlIndex()?.expireAfter;
   // @ts-expect-error dataLoss is read-only
