@@ -485,7 +485,11 @@ export interface ReapReport {
   remaining: number;
   /** Of `removed`, how many moved to an archive (`archiveFor`, an archive tier). */
   archived: number;
-  /** Of `removed`, how many `onExpire` accepted (0 without `onExpire`). */
+  /**
+   * How many records `onExpire` accepted (0 without `onExpire`): those of `removed` it was given,
+   * and archived documents handed off at a later tier of a chain (not in `removed`: they stay
+   * archived).
+   */
   handedOff: number;
   /** `true` when `onExpire` failed in this pass: the pass stopped there and its records wait. */
   handOffFailed: boolean;
@@ -2009,6 +2013,13 @@ export class TtlStore {
   //#full: not in idb-ttl/lite
   /**
    * Opens collection `name`, creating it if new.
+   *
+   * A TTL index given to a collection that holds documents keys them by it a page of 1 000 at a
+   * time, each page in a transaction of its own (ArangoDB builds a TTL index in the background):
+   * every document is checked first, then moved. `long`'s `onProgress({ done, total })` counts
+   * both passes (twice the documents) and its `signal` stops the build. Until the call resolves
+   * the collection has no TTL index, so reads show every document (none counts as expired);
+   * stopped or refused, the index is not created and building it again starts over.
    * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or
    *   mistyped option, an unparsable expiry, a `ttlIndex.field` equal to the `keyPath`); nothing
    *   is written.
@@ -2023,7 +2034,7 @@ export class TtlStore {
    * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
    *   encrypted store, also a record that does not decrypt).
    */
-  collection(name: string, options?: CollectionOptions): Promise<Collection>;
+  collection(name: string, options?: CollectionOptions, long?: LongOptions): Promise<Collection>;
   /**
    * Opens time series `name`, creating it with `options` if new (only `expireAfter` may change later).
    * @throws `TypeError`: a bad argument (a key that is not a string or number, an unknown or

@@ -204,15 +204,6 @@ impl Conn {
         Ok(live)
     }
 
-    /// Every stored document of `c`, expired or not, in id order (for rekeying).
-    pub async fn all_doc_values(&self, c: &str) -> Result<Array> {
-        let values = Array::new();
-        for r in self.doc_records(c).await?.iter() {
-            values.push(&DocRecord::read(&r)?.v);
-        }
-        Ok(values)
-    }
-
     /// Every stored record `{ c, r, i, v }` of `c`, in id order (for export).
     pub async fn doc_records(&self, c: &str) -> Result<Array> {
         Ok(self.ask("reading documents", DOCS, Some(BY_ID), Ask::All(Some(all_of(c)), None)).await?.unchecked_into())
@@ -233,17 +224,48 @@ impl Conn {
         self.change("clearing a collection", DOCS, Some(all_of(c))).await
     }
 
-    /// Replaces every document of `c` by `writes` in one transaction (a TTL index on another
-    /// field or unit needs every document keyed again).
-    pub async fn replace_docs(&self, c: &str, writes: &[DocWrite]) -> Result<()> {
-        self.check_docs(c, writes).await?;
-        let run = self.begin("re-keying a collection", &[DOCS], true, writes.len() as u32)?;
+    /// One page of keying documents again (a TTL index built over stored ones), in a readwrite
+    /// transaction of its own: up to `limit` document records of `c` after id `after` (from the
+    /// first without), `decide` given them at once and answering each one's new reference
+    /// (`None`: to be left as it is); those whose reference changed are moved to their new key.
+    /// Returns how many records the page held and the last id (where the next page starts).
+    pub async fn rekey_page(&self, c: &str, after: Option<JsValue>, limit: u32, decide: &mut dyn FnMut(&[DocRecord]) -> Result<Vec<Option<f64>>>) -> Result<(u32, Option<JsValue>)> {
+        let run = self.begin("keying documents by a new TTL index", &[DOCS], true, limit)?;
         let store = run.store(DOCS)?;
-        run.delete(&store, all_of(c))?;
-        for w in writes {
-            self.put_doc(&run, &store, c, w)?;
+        let by_id = run.check(store.index(BY_ID))?;
+        let range = match after {
+            Some(id) => req::range(key2(c, &id), true, after_all_of(c), false),
+            None => all_of(c),
+        };
+        let page: Array = run.wait(&mut run.ask(&by_id, Ask::All(Some(range), Some(limit)))?).await?.unchecked_into();
+        let mut recs = Vec::with_capacity(page.length() as usize);
+        for r in page.iter() {
+            recs.push(DocRecord::read(&r)?);
         }
-        run.done().await
+        let moves = match decide(&recs) {
+            Ok(moves) => moves,
+            Err(e) => {
+                run.wrote_nothing();
+                return Err(e);
+            }
+        };
+        let mut wrote = false;
+        for (rec, to) in recs.iter().zip(moves) {
+            if let Some(r) = to.filter(|r| *r != rec.r) {
+                run.delete(&store, key3(c, rec.r, &rec.i))?;
+                // Not tracked: the caller tells the page's progress.
+                let moved = DocRecord { c: c.to_owned(), r, i: rec.i.clone(), v: rec.v.clone() };
+                run.put(&store, &moved).map_err(|e| self.clone_error(&format!("document {} of collection {}", describe_key(&rec.i), quote(c)), e))?;
+                wrote = true;
+            }
+        }
+        let last = recs.last().map(|r| r.i.clone());
+        if wrote {
+            run.done().await?;
+        } else {
+            run.wrote_nothing();
+        }
+        Ok((recs.len() as u32, last))
     }
 }
 

@@ -449,9 +449,10 @@ impl TtlStore {
     }
 
     /// Opens collection `name` (`{ keyPath, ttlIndex: { field, expireAfter, unit } }`), creating it if new.
-    pub fn collection(&self, name: JsValue, options: JsValue) -> Promise {
+    pub fn collection(&self, name: JsValue, options: JsValue, long: JsValue) -> Promise {
         let store = self.store.clone();
-        run(async move {
+        // Long work when a TTL index is built over stored documents: `{ signal, onProgress }`.
+        run_long("collection progress options", long, async move {
             let name = convert::name("collection name", &name)?;
             let (key_path, ttl) = convert::collection_options(&options)?;
             Ok(Collection { inner: store.collection(&name, key_path.as_deref(), ttl, convert::docs).await? }.into())

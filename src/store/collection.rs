@@ -174,6 +174,17 @@ pub(super) fn doc_reference_ms(index: &TtlIndex, c: &str, id: &JsValue, v: &Valu
     }
 }
 
+/// Documents keyed again per transaction when a TTL index is built over stored ones.
+const REKEY_PAGE: u32 = 1000;
+
+/// What tells one sealed document from another (the lite build seals nothing).
+#[cfg(feature = "full")]
+use super::entries::sealed_token;
+#[cfg(not(feature = "full"))]
+fn sealed_token(_: &JsValue) -> Vec<u8> {
+    Vec::new()
+}
+
 impl Collection {
     /// The collection name.
     pub fn name(&self) -> &str {
@@ -492,12 +503,17 @@ impl Collection {
     async fn create_ttl_index(&self, ttl: TtlIndex, read: DocReader) -> Result<()> {
         let stored = self.stored().await?;
         // An automatic index keys documents by their last write, as field "".
-        let keyed_right = stored.keyed_by.as_ref() == Some(&(ttl.field.clone(), ttl.unit));
-        let next = State { keyed_by: Some((ttl.field.clone(), ttl.unit)), ttl: Some(ttl) };
-        if !keyed_right {
-            self.rekey(&next, read).await?;
+        let keyed_by = Some((ttl.field.clone(), ttl.unit));
+        if stored.keyed_by != keyed_by {
+            // This member's writes are keyed by the new index from now on; the index itself is
+            // saved once every stored document is, so until then none counts as expired.
+            self.state.borrow_mut().keyed_by = keyed_by.clone();
+            if let Err(e) = self.rekey(&ttl, read).await {
+                self.state.replace(stored);
+                return Err(e);
+            }
         }
-        self.save(next).await?;
+        self.save(State { keyed_by, ttl: Some(ttl) }).await?;
         self.changed("createTtlIndex", Array::new());
         Ok(())
     }
@@ -506,16 +522,62 @@ impl Collection {
         self.store.emit_change_in("collection", &self.name, op, ids);
     }
 
-    async fn rekey(&self, next: &State, read: DocReader) -> Result<()> {
+    /// Keys every stored document by `index`'s reference (ArangoDB builds a TTL index in the
+    /// background): a page of [`REKEY_PAGE`] at a time, each in a transaction of its own, told
+    /// to a call's `onProgress` and stopped by its `signal`. Every document is checked first
+    /// (a date past year 9999 refuses the index with nothing moved), then moved. The collection
+    /// has no TTL index until the caller saves it, so reads see no document expired meanwhile.
+    /// In an encrypted store a page is read and decrypted first, and a document written again
+    /// in between is left to its writer's keying.
+    async fn rekey(&self, index: &TtlIndex, read: DocReader) -> Result<()> {
         let conn = self.store.live().await?;
-        let docs = conn.all_doc_values(&self.name).await?;
-        let index = next.ttl.clone().expect("rekey is for a new TTL index");
-        let read = read("stored document", &docs, &self.key_path, index.field_path())?;
-        let writes = read
-            .into_iter()
-            .map(|d| Ok(DocWrite { reference_ms: doc_reference_ms(&index, &self.name, &d.id, &d.field)?, id: d.id, doc: d.doc }))
-            .collect::<Result<Vec<_>>>()?;
-        conn.replace_docs(&self.name, &writes).await
+        if crate::long::tracked() {
+            crate::long::total(2 * conn.count_docs(&self.name, f64::NEG_INFINITY).await?);
+        }
+        // Each document's new reference (`None` where it cannot be read: a shredded key).
+        let references = |recs: &[crate::idb::DocRecord], docs: &[JsValue]| -> Result<Vec<Option<f64>>> {
+            let readable: Vec<usize> = (0..docs.len()).filter(|&i| !docs[i].is_undefined()).collect();
+            let given: Array = readable.iter().map(|&i| docs[i].clone()).collect();
+            let mut out = vec![None; recs.len()];
+            for (&i, d) in readable.iter().zip(read("stored document", &given, &self.key_path, index.field_path())?) {
+                out[i] = Some(doc_reference_ms(index, &self.name, &recs[i].i, &d.field)?);
+            }
+            Ok(out)
+        };
+        for moving in [false, true] {
+            let mut after = None;
+            loop {
+                crate::long::check()?;
+                let (n, last) = if self.store.encrypted() {
+                    let page: Vec<crate::idb::DocRecord> = conn.doc_page(&self.name, after.clone(), REKEY_PAGE).await?.iter().map(|r| crate::idb::DocRecord::read(&r)).collect::<Result<_>>()?;
+                    let ids: Vec<JsValue> = page.iter().map(|r| r.i.clone()).collect();
+                    let docs = self.store.open_docs(&conn, &self.name, &ids, page.iter().map(|r| r.v.clone()).collect()).await?;
+                    let refs = references(&page, &docs)?;
+                    if moving {
+                        // What was read, by id: its sealed value's token and its new reference.
+                        let seen: std::collections::HashMap<String, (Vec<u8>, Option<f64>)> =
+                            page.iter().zip(&refs).map(|(r, to)| (crate::idb::describe_key(&r.i), (sealed_token(&r.v), *to))).collect();
+                        conn.rekey_page(&self.name, after.clone(), REKEY_PAGE, &mut |now| {
+                            Ok(now.iter().map(|r| seen.get(&crate::idb::describe_key(&r.i)).filter(|(token, _)| *token == sealed_token(&r.v)).and_then(|(_, to)| *to)).collect())
+                        })
+                        .await?;
+                    }
+                    (page.len() as u32, page.last().map(|r| r.i.clone()))
+                } else {
+                    conn.rekey_page(&self.name, after.clone(), REKEY_PAGE, &mut |recs| {
+                        let refs = references(recs, &recs.iter().map(|r| r.v.clone()).collect::<Vec<_>>())?;
+                        Ok(if moving { refs } else { vec![None; recs.len()] })
+                    })
+                    .await?
+                };
+                crate::long::advance(n);
+                if n < REKEY_PAGE {
+                    break;
+                }
+                after = last;
+            }
+        }
+        Ok(())
     }
 
     async fn save(&self, next: State) -> Result<()> {

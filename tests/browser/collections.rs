@@ -508,3 +508,60 @@ async fn an_automatic_index_stamps_every_write_and_one_document_can_be_overridde
     assert!(call(&plain, "expiresAt", &[1.into()]).await.is_null(), "no TTL index: never");
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn a_ttl_index_over_many_documents_is_built_page_by_page_with_progress_and_right_reads_throughout() {
+    let name = db_name("ttlbuild");
+    let s = open_manual(&name).await;
+    let c = call(&s, "collection", &["c".into()]).await;
+    // 4 500 documents, every third two hours old.
+    call(&c, "putMany", &[js("Array.from({ length: 4500 }, (_, i) => ({ id: i, at: Date.now() / 1000 - (i % 3 === 0 ? 7200 : 0) }))")]).await;
+    let seen = js("({ progress: [], counts: [] })");
+    let long = js("({})");
+    js_sys::Reflect::set(&long, &"onProgress".into(), &js("(p) => globalThis.__buildProgress.push(p)")).unwrap();
+    js_sys::Reflect::set(&js_sys::global(), &"__buildProgress".into(), &field(&seen, "progress")).unwrap();
+    let done = std::cell::Cell::new(false);
+    let build = async {
+        let r = try_call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 3600 } })"), long.clone()]).await;
+        done.set(true);
+        r
+    };
+    // Reads while it builds: the collection has no TTL index until the call resolves.
+    let reads = async {
+        let mut counts = Vec::new();
+        while !done.get() {
+            counts.push(num(&call(&c, "count", &[]).await));
+            // A write meanwhile is keyed by the new index: two hours old, it is expired once built.
+            if counts.len() == 1 {
+                call(&c, "put", &[js("({ id: 'during', at: Date.now() / 1000 - 7200 })")]).await;
+            }
+        }
+        counts
+    };
+    let (built, counts) = futures_join(build, reads).await;
+    built.expect("the index is built");
+    assert!(counts.iter().all(|&n| n == 4500.0 || n == 4501.0), "no document expired before the index exists: {counts:?}");
+    assert_eq!(num(&call(&c, "count", &[]).await), 3000.0, "every third and the one written meanwhile expired");
+    assert!(call(&c, "get", &["during".into()]).await.is_undefined());
+    // Told at most every 100 ms while the pages ran: checked, then moved, twice the documents.
+    let progress: Vec<(f64, f64)> = field(&seen, "progress").unchecked_into::<js_sys::Array>().iter().map(|p| (num(&field(&p, "done")), num(&field(&p, "total")))).collect();
+    assert!(!progress.is_empty(), "told its progress at least once");
+    assert!(progress.iter().all(|&(done, total)| done <= total && (9000.0..=9002.0).contains(&total)), "{progress:?}");
+    assert!(progress.windows(2).all(|w| w[1].0 > w[0].0), "done grows: {progress:?}");
+    // Every record is keyed by its field now: the reaper removes the expired ones by range.
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&field(&report, "collections"), "c")), 1501.0);
+
+    // Stopped half way: the index is not created, nothing expires, and building it again works.
+    let d = call(&s, "collection", &["d".into()]).await;
+    call(&d, "putMany", &[js("Array.from({ length: 3000 }, (_, i) => ({ id: i, at: Date.now() / 1000 - (i % 2 ? 7200 : 0) }))")]).await;
+    let stop = js("(() => { const c = new AbortController(); return { signal: c.signal, onProgress: (p) => { if (p.done > 0) c.abort(new Error('stopped by the test')); } }; })()");
+    let e = try_call(&s, "collection", &["d".into(), js("({ ttlIndex: { field: 'at', expireAfter: 3600 } })"), stop]).await.unwrap_err();
+    assert_eq!(message(&e), "Error: stopped by the test", "rejects with the signal's reason");
+    let d = call(&s, "collection", &["d".into()]).await;
+    assert!(call(&d, "ttlIndex", &[]).await.is_null());
+    assert_eq!(num(&call(&d, "count", &[]).await), 3000.0);
+    call(&s, "collection", &["d".into(), js("({ ttlIndex: { field: 'at', expireAfter: 3600 } })")]).await;
+    assert_eq!(num(&call(&d, "count", &[]).await), 1500.0);
+    destroy(&name).await;
+}

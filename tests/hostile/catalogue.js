@@ -290,6 +290,10 @@ function positions() {
     add(`${m} { signal }`, "signal", (e, x) => call(e, { signal: x }), { mention: "signal" });
     add(`${m} { onProgress }`, "progress", (e, x) => call(e, { onProgress: x }), { mention: "onProgress" });
   }
+  // A TTL index built over a collection's stored documents is long work too.
+  addFull("collection progress options", "options", (e, x) => e.store.collection("c13", { ttlIndex: { field: "at", expireAfter: 1 } }, x), { mention: "collection progress options" });
+  addFull("collection { signal }", "signal", (e, x) => e.store.collection("c14", { ttlIndex: { field: "at", expireAfter: 1 } }, { signal: x }), { mention: "signal" });
+  addFull("collection { onProgress }", "progress", (e, x) => e.store.collection("c15", { ttlIndex: { field: "at", expireAfter: 1 } }, { onProgress: x }), { mention: "onProgress" });
   add("exportStream options", "options", (e, x) => { e.store.exportStream(x).cancel(); }, { mention: "exportStream options", sync: true });
   add("exportStream { signal }", "signal", (e, x) => { e.store.exportStream({ signal: x }).cancel(); }, { mention: "signal", sync: true });
   // ttlFromHeaders (synchronous).
