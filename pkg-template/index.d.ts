@@ -1500,20 +1500,21 @@ export interface Snapshot {
 
 /**
  * The last argument of long work (`setMany`, `import`, `export`, `exportStream`, `clear`,
- * `reap`). Any other property is a `TypeError`.
+ * `reap`, and `collection` when it builds a TTL index over stored documents). Any other property
+ * is a `TypeError`.
  */
 export interface LongOptions {
   /**
    * Aborting rejects the call with the signal's reason (`setMany` and `import` write nothing;
    * `reap()` keeps what it removed, announced by `"expired"` and counted in `stats()`; an
-   * `exportStream()` errors with it). Already aborted: the call does nothing. An abort after the
-   * work committed has no effect.
+   * `exportStream()` errors with it; `collection` creates no index). Already aborted: the call
+   * does nothing. An abort after the work committed has no effect.
    */
   signal?: AbortSignal;
   /**
    * Told `{ done, total }` at most every 100 ms while the call runs, when it changed: records
-   * written (`setMany`, `import`), read (`export`), removed (`reap`), or the one request of
-   * `clear`. One that throws stops the call as an abort would, which rejects with what it threw.
+   * written (`setMany`, `import`), read (`export`), removed (`reap`), documents checked then
+   * moved (`collection`: twice the documents), or the one request of `clear`. One that throws stops the call as an abort would, which rejects with what it threw.
    */
   onProgress?: (progress: Progress) => void;
 }

@@ -488,7 +488,7 @@ impl Collection {
     }
 
     /// Removes the TTL index: documents never expire any more (they keep their keys, so adding
-    /// the same index back costs nothing).
+    /// the same index back reads them but rewrites none).
     pub async fn drop_ttl_index(&self) -> Result<bool> {
         let mut next = self.stored().await?;
         if next.ttl.take().is_none() {
@@ -502,17 +502,22 @@ impl Collection {
     /// Creates a TTL index; documents are keyed again only if they were keyed by another field or unit.
     async fn create_ttl_index(&self, ttl: TtlIndex, read: DocReader) -> Result<()> {
         let stored = self.stored().await?;
-        // An automatic index keys documents by their last write, as field "".
+        if crate::long::tracked() {
+            let n = self.store.live().await?.count_docs(&self.name, f64::NEG_INFINITY).await?;
+            crate::long::total(2 * n);
+        }
+        // Every stored document is checked first: one refused leaves everything as it was.
+        self.rekey(&ttl, read, false).await?;
+        // Every member keys its writes by the new index from now on (an automatic one keys them
+        // by their last write, as field ""); the index itself is saved once every stored
+        // document is moved, so until then none counts as expired. Documents keyed already
+        // (the same index dropped and given again) are not rewritten; a build that stopped half
+        // way is finished by the next one, which checks every document again.
         let keyed_by = Some((ttl.field.clone(), ttl.unit));
         if stored.keyed_by != keyed_by {
-            // This member's writes are keyed by the new index from now on; the index itself is
-            // saved once every stored document is, so until then none counts as expired.
-            self.state.borrow_mut().keyed_by = keyed_by.clone();
-            if let Err(e) = self.rekey(&ttl, read).await {
-                self.state.replace(stored);
-                return Err(e);
-            }
+            self.save(State { keyed_by: keyed_by.clone(), ttl: None }).await?;
         }
+        self.rekey(&ttl, read, true).await?;
         self.save(State { keyed_by, ttl: Some(ttl) }).await?;
         self.changed("createTtlIndex", Array::new());
         Ok(())
@@ -522,18 +527,14 @@ impl Collection {
         self.store.emit_change_in("collection", &self.name, op, ids);
     }
 
-    /// Keys every stored document by `index`'s reference (ArangoDB builds a TTL index in the
-    /// background): a page of [`REKEY_PAGE`] at a time, each in a transaction of its own, told
-    /// to a call's `onProgress` and stopped by its `signal`. Every document is checked first
-    /// (a date past year 9999 refuses the index with nothing moved), then moved. The collection
-    /// has no TTL index until the caller saves it, so reads see no document expired meanwhile.
-    /// In an encrypted store a page is read and decrypted first, and a document written again
-    /// in between is left to its writer's keying.
-    async fn rekey(&self, index: &TtlIndex, read: DocReader) -> Result<()> {
+    /// Checks (`moving` false: a date past year 9999 refuses the index) or keys (`moving`)
+    /// every stored document by `index`'s reference, as ArangoDB builds a TTL index in the
+    /// background: a page of [`REKEY_PAGE`] at a time, each in a transaction of its own, told to
+    /// a call's `onProgress` and stopped by its `signal`; only documents whose reference changed
+    /// are written. In an encrypted store a page is read and decrypted first, and a document
+    /// written again in between is left to its writer's keying.
+    async fn rekey(&self, index: &TtlIndex, read: DocReader, moving: bool) -> Result<()> {
         let conn = self.store.live().await?;
-        if crate::long::tracked() {
-            crate::long::total(2 * conn.count_docs(&self.name, f64::NEG_INFINITY).await?);
-        }
         // Each document's new reference (`None` where it cannot be read: a shredded key).
         let references = |recs: &[crate::idb::DocRecord], docs: &[JsValue]| -> Result<Vec<Option<f64>>> {
             let readable: Vec<usize> = (0..docs.len()).filter(|&i| !docs[i].is_undefined()).collect();
@@ -544,38 +545,36 @@ impl Collection {
             }
             Ok(out)
         };
-        for moving in [false, true] {
-            let mut after = None;
-            loop {
-                crate::long::check()?;
-                let (n, last) = if self.store.encrypted() {
-                    let page: Vec<crate::idb::DocRecord> = conn.doc_page(&self.name, after.clone(), REKEY_PAGE).await?.iter().map(|r| crate::idb::DocRecord::read(&r)).collect::<Result<_>>()?;
-                    let ids: Vec<JsValue> = page.iter().map(|r| r.i.clone()).collect();
-                    let docs = self.store.open_docs(&conn, &self.name, &ids, page.iter().map(|r| r.v.clone()).collect()).await?;
-                    let refs = references(&page, &docs)?;
-                    if moving {
-                        // What was read, by id: its sealed value's token and its new reference.
-                        let seen: std::collections::HashMap<String, (Vec<u8>, Option<f64>)> =
-                            page.iter().zip(&refs).map(|(r, to)| (crate::idb::describe_key(&r.i), (sealed_token(&r.v), *to))).collect();
-                        conn.rekey_page(&self.name, after.clone(), REKEY_PAGE, &mut |now| {
-                            Ok(now.iter().map(|r| seen.get(&crate::idb::describe_key(&r.i)).filter(|(token, _)| *token == sealed_token(&r.v)).and_then(|(_, to)| *to)).collect())
-                        })
-                        .await?;
-                    }
-                    (page.len() as u32, page.last().map(|r| r.i.clone()))
-                } else {
-                    conn.rekey_page(&self.name, after.clone(), REKEY_PAGE, &mut |recs| {
-                        let refs = references(recs, &recs.iter().map(|r| r.v.clone()).collect::<Vec<_>>())?;
-                        Ok(if moving { refs } else { vec![None; recs.len()] })
+        let mut after = None;
+        loop {
+            crate::long::check()?;
+            let (n, last) = if self.store.encrypted() {
+                let page: Vec<crate::idb::DocRecord> = conn.doc_page(&self.name, after.clone(), REKEY_PAGE).await?.iter().map(|r| crate::idb::DocRecord::read(&r)).collect::<Result<_>>()?;
+                let ids: Vec<JsValue> = page.iter().map(|r| r.i.clone()).collect();
+                let docs = self.store.open_docs(&conn, &self.name, &ids, page.iter().map(|r| r.v.clone()).collect()).await?;
+                let refs = references(&page, &docs)?;
+                if moving {
+                    // What was read, by id: its sealed value's token and its new reference.
+                    let seen: std::collections::HashMap<String, (Vec<u8>, Option<f64>)> =
+                        page.iter().zip(&refs).map(|(r, to)| (crate::idb::describe_key(&r.i), (sealed_token(&r.v), *to))).collect();
+                    conn.rekey_page(&self.name, after.clone(), REKEY_PAGE, &mut |now| {
+                        Ok(now.iter().map(|r| seen.get(&crate::idb::describe_key(&r.i)).filter(|(token, _)| *token == sealed_token(&r.v)).and_then(|(_, to)| *to)).collect())
                     })
-                    .await?
-                };
-                crate::long::advance(n);
-                if n < REKEY_PAGE {
-                    break;
+                    .await?;
                 }
-                after = last;
+                (page.len() as u32, page.last().map(|r| r.i.clone()))
+            } else {
+                conn.rekey_page(&self.name, after.clone(), REKEY_PAGE, &mut |recs| {
+                    let refs = references(recs, &recs.iter().map(|r| r.v.clone()).collect::<Vec<_>>())?;
+                    Ok(if moving { refs } else { vec![None; recs.len()] })
+                })
+                .await?
+            };
+            crate::long::advance(n);
+            if n < REKEY_PAGE {
+                break;
             }
+            after = last;
         }
         Ok(())
     }

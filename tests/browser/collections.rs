@@ -565,3 +565,35 @@ async fn a_ttl_index_over_many_documents_is_built_page_by_page_with_progress_and
     assert_eq!(num(&call(&d, "count", &[]).await), 1500.0);
     destroy(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn another_member_writing_while_an_index_is_built_keys_its_writes_by_it() {
+    let name = db_name("ttlbuild2");
+    let s = open_manual(&name).await;
+    let other = open_manual(&name).await;
+    let c = call(&s, "collection", &["c".into()]).await;
+    call(&c, "putMany", &[js("Array.from({ length: 4500 }, (_, i) => ({ id: i, at: Date.now() / 1000 }))")]).await;
+    let theirs = call(&other, "collection", &["c".into()]).await;
+    js_sys::Reflect::set(&js_sys::global(), &"__otherCollection".into(), &theirs).unwrap();
+    // Once the documents are being moved (past the check of all 4 500), the other member writes
+    // document 0 again, two hours old: its page was moved already, so only its own keying counts.
+    let long = js(
+        "(() => { const w = { wrote: null }; globalThis.__otherWrite = w; \
+           return { onProgress: (p) => { if (p.done > 4500 && !w.wrote) \
+             w.wrote = globalThis.__otherCollection.put({ id: 0, at: Date.now() / 1000 - 7200 }); } }; })()",
+    );
+    call(&s, "collection", &["c".into(), js("({ ttlIndex: { field: 'at', expireAfter: 3600 } })"), long]).await;
+    let wrote = field(&js("globalThis.__otherWrite"), "wrote");
+    if !wrote.is_null() {
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(wrote)).await.expect("the other member's write");
+    } else {
+        // The build outran the progress ticks: the other member writes once it sees the index.
+        let sees = || !js("globalThis.__otherCollection.ttlIndex()").is_null();
+        assert!(eventually(sees).await, "the other member follows the new definition");
+        call(&theirs, "put", &[js("({ id: 0, at: Date.now() / 1000 - 7200 })")]).await;
+    }
+    assert!(call(&c, "get", &[0.into()]).await.is_undefined(), "the other member's two-hour-old write is expired");
+    let report = call(&s, "reap", &[]).await;
+    assert_eq!(num(&field(&field(&report, "collections"), "c")), 1.0, "and reaped: it is keyed by its date");
+    destroy(&name).await;
+}
