@@ -195,22 +195,34 @@ async fn an_open_that_never_answers_times_out_and_the_next_one_succeeds() {
 }
 
 /// A transaction that is running (a request of it has answered) is busy, not stuck: it is never
-/// aborted for being slow, however short `timeoutMs` is (issue 19: a 1 000 000-entry setMany
-/// timed out at the default 30 s while its requests kept answering). Here 20 000 entries take
-/// seconds to write under a 200 ms timeoutMs, and every one lands.
+/// aborted for being slow, however short `timeoutMs` is against the whole transaction (issue 19:
+/// a 1 000 000-entry setMany timed out at the default 30 s while its requests kept answering).
+/// `timeoutMs` still bounds how long the first answer may take, and a machine running the whole
+/// test command at once (five browser lanes and a release build) once took over 200 ms for it; so
+/// the bound is 1 s, and what makes the premise hold on any machine is the size: the entries
+/// double until the setMany runs at least twice `timeoutMs`, and every one lands.
 #[wasm_bindgen_test]
 async fn a_running_transaction_is_never_aborted_for_being_slow() {
-    let name = db_name("busy");
-    let s = open(&name, js("({ autoReap: false, timeoutMs: 200 })")).await;
-    let started = js_sys::Date::now();
-    call(&s, "setMany", &[js("Array.from({ length: 20000 }, (_, i) => ['k' + i, { i, pad: 'x'.repeat(200) }, { ttl: 3600 }])")]).await;
-    let took = js_sys::Date::now() - started;
-    // Counted with plain IndexedDB: the store's own count, under the same 200 ms timeoutMs, is a
-    // new transaction that must answer within 200 ms, which LevelDB busy compacting 20 000 writes
-    // may not (seen on a loaded machine); what this test checks is that every write landed.
-    assert_eq!(raw_store(&name, "entries", "getAllKeys").await.length(), 20_000, "took {took} ms");
-    call(&s, "close", &[]).await;
-    destroy(&name).await;
+    const TIMEOUT_MS: f64 = 1000.0;
+    let mut n = 20_000;
+    loop {
+        let name = db_name("busy");
+        let s = open(&name, js(&format!("({{ autoReap: false, timeoutMs: {TIMEOUT_MS} }})"))).await;
+        let started = js_sys::Date::now();
+        call(&s, "setMany", &[js(&format!("Array.from({{ length: {n} }}, (_, i) => ['k' + i, {{ i, pad: 'x'.repeat(200) }}, {{ ttl: 3600 }}])"))]).await;
+        let took = js_sys::Date::now() - started;
+        // Counted with plain IndexedDB: the store's own count, under the same short timeoutMs, is
+        // a new transaction that must answer in time, which LevelDB busy compacting the writes
+        // may not (seen on a loaded machine); what this test checks is that every write landed.
+        assert_eq!(raw_store(&name, "entries", "getAllKeys").await.length(), n, "took {took} ms");
+        call(&s, "close", &[]).await;
+        destroy(&name).await;
+        if took >= 2.0 * TIMEOUT_MS {
+            break;
+        }
+        assert!(n < 320_000, "{n} entries took {took} ms, under twice timeoutMs: the premise never held");
+        n *= 2;
+    }
 }
 
 /// `timeoutMs` is a whole number of milliseconds that `setTimeout` can keep.
