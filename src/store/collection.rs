@@ -142,7 +142,7 @@ impl Store {
             }
             // A schedule given anew replaces the stored one (the pause stays as saved).
             (Some(asked), Some(have)) if asked.schedule != have.schedule => {
-                collection.change_index("setSchedule", |t| t.schedule = asked.schedule.clone()).await?
+                collection.change_index("setSchedule", "expireAfter", &mut |t| t.schedule = asked.schedule.clone()).await?
             }
             (Some(asked), None) => collection.create_ttl_index(asked, read).await?,
             _ if is_new => {
@@ -404,44 +404,24 @@ impl Collection {
 
     /// Changes the TTL window (MongoDB `collMod`): only the definition is written, no document.
     pub async fn set_expire_after(&self, window: Window) -> Result<()> {
-        let mut next = self.stored().await?;
-        let Some(ttl) = next.ttl.as_mut() else {
-            return Err(Error::InvalidType(format!(
-                "collection {} has no TTL index to change; create one with store.collection({}, {{ ttlIndex: {{ field, expireAfter }} }})",
-                quote(&self.name),
-                quote(&self.name)
-            )));
-        };
-        ttl.expire_after = window;
-        self.save(next).await?;
-        self.changed("setExpireAfter", Array::new());
-        Ok(())
+        self.change_index("setExpireAfter", "expireAfter", &mut |t| t.expire_after = window).await
     }
 
     /// Changes the tiers (YDB): only the definition is written, no document (archived ones are
     /// keyed by their reference too, so the delete tier moves with it).
     pub async fn set_tiers(&self, tiers: crate::core::ttl_index::Tiers) -> Result<()> {
-        let mut next = self.stored().await?;
-        let Some(ttl) = next.ttl.as_mut() else {
-            return Err(Error::InvalidType(format!(
-                "collection {} has no TTL index to change; create one with store.collection({}, {{ ttlIndex: {{ field, tiers }} }})",
-                quote(&self.name),
-                quote(&self.name)
-            )));
-        };
-        ttl.set_tiers(tiers);
-        self.save(next).await?;
-        self.changed("setTiers", Array::new());
-        Ok(())
+        let mut tiers = Some(tiers);
+        self.change_index("setTiers", "tiers", &mut |t| t.set_tiers(tiers.take().expect("set once"))).await
     }
 
-    /// Changes the stored TTL index by `f` (its schedule, its pause): only the definition is
-    /// written, and every member follows. `op` names the change in `"change"` events.
-    async fn change_index(&self, op: &str, f: impl FnOnce(&mut TtlIndex)) -> Result<()> {
+    /// Changes the stored TTL index by `f` (its window, tiers, schedule, pause): only the
+    /// definition is written, and every member follows. `op` names the change in `"change"`
+    /// events; `option` is what the message for a collection without index suggests giving.
+    async fn change_index(&self, op: &str, option: &str, f: &mut dyn FnMut(&mut TtlIndex)) -> Result<()> {
         let mut next = self.stored().await?;
         let Some(ttl) = next.ttl.as_mut() else {
             return Err(Error::InvalidType(format!(
-                "collection {} has no TTL index; create one with store.collection({}, {{ ttlIndex: {{ field, expireAfter }} }})",
+                "collection {} has no TTL index to change; create one with store.collection({}, {{ ttlIndex: {{ field, {option} }} }})",
                 quote(&self.name),
                 quote(&self.name)
             )));
@@ -456,7 +436,7 @@ impl Collection {
     /// database: every member's passes, background or `reap()`, leave its documents alone while
     /// paused, and a store opened later finds it so. Reads still hide expired documents.
     pub async fn set_paused(&self, paused: bool) -> Result<()> {
-        self.change_index(if paused { "pauseReaper" } else { "resumeReaper" }, |t| t.paused = paused).await
+        self.change_index(if paused { "pauseReaper" } else { "resumeReaper" }, "expireAfter", &mut |t| t.paused = paused).await
     }
 
     /// When a background pass next reaps the collection by its `schedule` (Unix ms; in the past

@@ -30,6 +30,17 @@ async fn stored_docs(name: &str, c: &str) -> usize {
     raw_store(name, "docs", "getAll").await.iter().filter(|d| field(d, "c") == c).count()
 }
 
+/// Waits up to [`LONG_MS`] for collection `c` to hold no stored record; whether it came to that.
+async fn until_none_stored(name: &str, c: &str) -> bool {
+    for _ in 0..LONG_MS / 50 {
+        if stored_docs(name, c).await == 0 {
+            return true;
+        }
+        sleep(50).await;
+    }
+    false
+}
+
 /// `n` documents of collection `c` that expired two minutes ago.
 async fn put_expired(c: &JsValue, n: u32) {
     call(c, "putMany", &[js(&format!("Array.from({{ length: {n} }}, (_, i) => ({{ id: i, at: Date.now() / 1000 - 180 }}))"))]).await;
@@ -46,15 +57,7 @@ async fn background_passes_keep_a_collection_s_schedule_and_run_a_missed_run_at_
     put_expired(&plain, 5).await;
     // The unscheduled collection is reaped by the background passes; the scheduled one waits for
     // January 1 (reads hide its expired documents meanwhile).
-    let mut reaped = false;
-    for _ in 0..LONG_MS / 50 {
-        if stored_docs(&name, "plain").await == 0 {
-            reaped = true;
-            break;
-        }
-        sleep(50).await;
-    }
-    assert!(reaped, "the background passes reap the unscheduled collection");
+    assert!(until_none_stored(&name, "plain").await, "the background passes reap the unscheduled collection");
     let runs = stat(&s, "reaperRuns");
     assert!(eventually(|| stat(&s, "reaperRuns") >= runs + 3.0).await);
     assert_eq!(stored_docs(&name, "yearly").await, 5, "not before its scheduled run");
@@ -68,15 +71,7 @@ async fn background_passes_keep_a_collection_s_schedule_and_run_a_missed_run_at_
     // A run missed while no member was open (the last one two years ago) runs at the next open.
     put_meta(&name, "reaped:yearly", now() - 2.0 * 365.0 * 86_400_000.0).await;
     let s = open(&name, js("({ reapIntervalMs: 20 })")).await;
-    let mut ran = false;
-    for _ in 0..LONG_MS / 50 {
-        if stored_docs(&name, "yearly").await == 0 {
-            ran = true;
-            break;
-        }
-        sleep(50).await;
-    }
-    assert!(ran, "the missed run ran");
+    assert!(until_none_stored(&name, "yearly").await, "the missed run ran");
     let yearly = call(&s, "collection", &["yearly".into()]).await;
     assert_eq!(num(&call(&yearly, "nextReapAt", &[]).await), num(&jan1), "the next run is the next January 1 again");
 
