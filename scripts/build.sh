@@ -7,8 +7,9 @@
 #             in idb_ttl_wasm.js, and its typings. From pkg-template/: index.js and lite/index.js,
 #             each bundled with wire.js (what both do with their glue), index.d.ts (lite/index.d.ts
 #             is made from it, by scripts/typings.mjs), package.json fields, README; the licences.
-#             And react/: the React hooks ("idb-ttl/react", "idb-ttl/lite/react"), JS and typings
-#             as written.
+#             And react/, vue/, svelte/: the React hooks ("idb-ttl/react", "idb-ttl/lite/react"),
+#             the Vue composable ("idb-ttl/vue", "idb-ttl/lite/vue") and the Svelte store
+#             ("idb-ttl/svelte", "idb-ttl/lite/svelte"), JS and typings as written.
 #   www/pkg/  a copy of pkg/ for the demo page, the page tests and the benchmark
 # Optimised by the npm binaryen's wasm-opt (first on PATH via env.sh; never --no-opt here).
 # Ends with scripts/size.mjs: the bytes a browser loads, per part and entry, checked against the
@@ -128,9 +129,11 @@ writeFileSync(`${pkg}/lite/index.d.ts`,
   '// The typings of "idb-ttl/lite", the key-value store, made by scripts/build.sh from index.d.ts\n' +
   "// without what this entry lacks (collections, time series, tiers and archive, hand-off,\n" +
   "// encryption, ttlFromHeaders).\n" + typings(dts, true));
-// The React hooks ("idb-ttl/react", "idb-ttl/lite/react"): modules of their own, importing React
-// and an entry as they are (no entry imports them, so they add nothing to either).
-cpSync(`${root}/pkg-template/react`, `${pkg}/react`, { recursive: true });
+// The React hooks ("idb-ttl/react", "idb-ttl/lite/react"), the Vue composable ("idb-ttl/vue",
+// "idb-ttl/lite/vue") and the Svelte store ("idb-ttl/svelte", "idb-ttl/lite/svelte"): modules of
+// their own, importing their framework (React, Vue; the Svelte store imports nothing) and an entry
+// as they are (no entry imports them, so they add nothing to either).
+for (const binding of ["react", "vue", "svelte"]) cpSync(`${root}/pkg-template/${binding}`, `${pkg}/${binding}`, { recursive: true });
 for (const f of ["LICENSE-MIT", "LICENSE-APACHE"]) cpSync(`${root}/${f}`, `${pkg}/${f}`);
 const version = /^version = "([^"]+)"/m.exec(readFileSync(`${root}/Cargo.toml`, "utf8"))[1];
 const tpl = JSON.parse(readFileSync(`${root}/pkg-template/package.json`, "utf8"));

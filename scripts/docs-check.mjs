@@ -31,7 +31,9 @@ function makeTypings() {
   const liteLead = " * The lite entry, `\"idb-ttl/lite\"`: the key-value store alone, in a smaller build of its own; it\n" +
     " * lacks collections, time series, tiers and hand-off, encryption and `ttlFromHeaders`.\n";
   writeFileSync(join(PKG, "lite/index.d.ts"), lite.replace(/^ \* The default entry[^\n]*\n/m, liteLead));
-  cpSync(join(ROOT, "pkg-template/react"), join(PKG, "react"), { recursive: true, filter: (f) => !f.endsWith(".js") });
+  for (const binding of ["react", "vue", "svelte"]) {
+    cpSync(join(ROOT, "pkg-template", binding), join(PKG, binding), { recursive: true, filter: (f) => !f.endsWith(".js") });
+  }
   cpSync(join(ROOT, "pkg-template/package.json"), join(PKG, "package.json"));
   // The built package, when it is newer than the template, must hold the same typings: both are
   // made by scripts/typings.mjs, so a difference is a build.sh step this one lacks.
@@ -41,7 +43,7 @@ function makeTypings() {
       throw new Error("pkg/index.d.ts differs from what scripts/docs-check.mjs makes of pkg-template/index.d.ts: scripts/build.sh now makes the typings in a way this script does not follow");
     }
   }
-  console.log(`typings: ${relative(ROOT, PKG)}/ (index, lite, react) from pkg-template/`);
+  console.log(`typings: ${relative(ROOT, PKG)}/ (index, lite, react, vue, svelte) from pkg-template/`);
 }
 
 // ---- code blocks --------------------------------------------------------------------------------
@@ -135,6 +137,10 @@ function checkBlocks() {
         "idb-ttl/lite": [join(PKG, "lite/index.d.ts")],
         "idb-ttl/react": [join(PKG, "react/index.d.ts")],
         "idb-ttl/lite/react": [join(PKG, "react/lite.d.ts")],
+        "idb-ttl/vue": [join(PKG, "vue/index.d.ts")],
+        "idb-ttl/lite/vue": [join(PKG, "vue/lite.d.ts")],
+        "idb-ttl/svelte": [join(PKG, "svelte/index.d.ts")],
+        "idb-ttl/lite/svelte": [join(PKG, "svelte/lite.d.ts")],
       },
     },
     files: env === "dom" ? [join(ROOT, "scripts/docs-check/app.d.ts"), ...names.dom] : names.webworker,

@@ -1,9 +1,12 @@
 // The size of the built package (pkg/) as a browser loads it, per entry ("idb-ttl": index.js;
-// "idb-ttl/lite": lite/index.js; "idb-ttl/react": react/, the hooks alone, without React or the
-// entry they import): every JS module the entry imports, raw and gzip -9, per part, the total
-// checked against the entry's budget; then each entry as a user's bundler ships it
-// (esbuild --bundle --minify --format=esm, gzip -9), which must bundle without a warning. Run by
-// scripts/build.sh; the benchmark imports `packageSize` to print the same figures.
+// "idb-ttl/lite": lite/index.js; the bindings, each alone, without its framework or the entry it
+// imports: "idb-ttl/react": react/, "idb-ttl/vue": vue/, "idb-ttl/svelte": svelte/): every JS
+// module the entry imports, raw and gzip -9, per part, the total checked against the entry's
+// budget; then each entry as a user's bundler ships it (esbuild --bundle --minify --format=esm,
+// gzip -9), which must bundle without a warning and without a module of any binding (nor its
+// framework), and each binding's imports from outside its folder, which must be its framework and
+// the entries alone (the Svelte store imports nothing). Run by scripts/build.sh; the benchmark
+// imports `packageSize` to print the same figures.
 //
 //   node scripts/size.mjs [pkg-dir]      exits 1 when an entry is over its budget or esbuild warns
 
@@ -24,10 +27,22 @@ export const BUDGET_GZIP_BYTES = 255_909;
 export const LITE_BUDGET_GZIP_BYTES = 142_305;
 /** The same for the React hooks (react/: index.js, lite.js and the hooks they share). */
 export const REACT_BUDGET_GZIP_BYTES = 1_957;
+/** The same for the Vue composable (vue/: index.js, lite.js and the composable they share). */
+export const VUE_BUDGET_GZIP_BYTES = 1_500;
+/** The same for the Svelte store (svelte/: index.js, lite.js and the store they share). */
+export const SVELTE_BUDGET_GZIP_BYTES = 1_500;
 
-const BUDGETS = { default: BUDGET_GZIP_BYTES, lite: LITE_BUDGET_GZIP_BYTES, react: REACT_BUDGET_GZIP_BYTES };
+const BUDGETS = {
+  default: BUDGET_GZIP_BYTES,
+  lite: LITE_BUDGET_GZIP_BYTES,
+  react: REACT_BUDGET_GZIP_BYTES,
+  vue: VUE_BUDGET_GZIP_BYTES,
+  svelte: SVELTE_BUDGET_GZIP_BYTES,
+};
 const ENTRY_FILES = { default: "index.js", lite: "lite/index.js" };
-const NAMES = { default: "idb-ttl", lite: "idb-ttl/lite", react: "idb-ttl/react" };
+const NAMES = { default: "idb-ttl", lite: "idb-ttl/lite", react: "idb-ttl/react", vue: "idb-ttl/vue", svelte: "idb-ttl/svelte" };
+/** The bindings: JavaScript over the public API, each a folder of its own that no entry imports. */
+const BINDINGS = { react: "hooks (react/*.js)", vue: "composable (vue/*.js)", svelte: "store (svelte/*.js)" };
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -41,20 +56,21 @@ function jsFiles(dir, skip = []) {
 }
 
 /**
- * `{ parts: [{ part, files, raw, gzip }], total: { raw, gzip } }` for `entry` ("default", "lite"
- * or "react") of the package in `dir`: the default entry is every module outside lite/ and
- * react/, the lite entry every module in lite/, the hooks every module in react/.
+ * `{ parts: [{ part, files, raw, gzip }], total: { raw, gzip } }` for `entry` ("default", "lite",
+ * "react", "vue" or "svelte") of the package in `dir`: the default entry is every module outside
+ * lite/ and the bindings' folders, the lite entry every module in lite/, a binding every module in
+ * its folder.
  */
 export function packageSize(dir = join(ROOT, "pkg"), entry = "default") {
   const base = entry === "default" ? dir : join(dir, entry);
-  const files = entry === "default" ? jsFiles(dir, [join(dir, "lite"), join(dir, "react")]) : jsFiles(base);
-  // The hooks are one part; an entry's modules are its wasm, its glue and its own JS.
-  const parts = entry === "react" ? new Map([["hooks (react/*.js)", files]]) : new Map([
+  const files = entry === "default" ? jsFiles(dir, ["lite", ...Object.keys(BINDINGS)].map((d) => join(dir, d))) : jsFiles(base);
+  // A binding is one part; an entry's modules are its wasm, its glue and its own JS.
+  const parts = entry in BINDINGS ? new Map([[BINDINGS[entry], files]]) : new Map([
     ["wasm (inlined, idb_ttl_wasm.js)", []],
     ["wasm-bindgen glue (idb_ttl.js)", []],
     ["own JS (index.js, snippets/)", []],
   ]);
-  if (entry !== "react") {
+  if (!(entry in BINDINGS)) {
     const [wasm, glue, own] = parts.keys();
     for (const f of files) {
       const name = relative(base, f);
@@ -88,11 +104,39 @@ export async function bundledSize(dir = join(ROOT, "pkg"), entry = "default") {
   return { raw: js.contents.length, gzip: gzipSync(js.contents, { level: 9 }).length, warnings, inputs };
 }
 
+/** What each binding may import from outside its folder: its framework, and the entries. */
+const BINDING_IMPORTS = { react: ["react", "../index.js", "../lite/index.js"], vue: ["vue"], svelte: [] };
+
+/** The imports of `binding`'s modules (index.js, lite.js) that lead outside its folder, sorted. */
+async function bindingImports(dir, binding) {
+  const folder = join(dir, binding);
+  const outside = new Set();
+  await build({
+    entryPoints: ["index.js", "lite.js"].map((f) => join(folder, f)),
+    bundle: true,
+    write: false,
+    format: "esm",
+    outdir: join(folder, "out"),
+    logLevel: "silent",
+    plugins: [{
+      name: "outside",
+      setup: (b) => b.onResolve({ filter: /.*/ }, (a) => {
+        if (a.kind === "entry-point") return undefined;
+        const inside = a.path.startsWith("./") && !a.path.includes("..");
+        if (inside) return undefined;
+        outside.add(a.path);
+        return { path: a.path, external: true };
+      }),
+    }],
+  });
+  return [...outside].sort();
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = process.argv[2] || join(ROOT, "pkg");
   let failed = false;
   const row = (label, n) => `size ${label.padEnd(44)} ${String(n.raw).padStart(8)} B raw ${String(n.gzip).padStart(8)} B gzip -9`;
-  for (const entry of ["default", "lite", "react"]) {
+  for (const entry of ["default", "lite", ...Object.keys(BINDINGS)]) {
     const name = NAMES[entry];
     const { parts, total } = packageSize(dir, entry);
     for (const p of parts) if (p.files.length > 0) console.log(row(`${name}: ${p.part}`, p));
@@ -101,17 +145,30 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       console.error(`size: ${name} is ${total.gzip} B gzip, over its budget of ${BUDGETS[entry]} B (scripts/size.mjs)`);
       failed = true;
     }
-    if (entry === "react") continue; // bundled, it is React and an entry: measured as those
+    if (entry in BINDINGS) {
+      // Bundled, a binding is its framework and an entry (measured as those): what it imports from
+      // outside its folder is checked instead. Each imports its framework and the entries alone.
+      const outside = await bindingImports(dir, entry);
+      console.log(`size ${`${name}: imports`.padEnd(44)} ${outside.join(", ") || "nothing"}`);
+      const wrong = outside.filter((i) => !BINDING_IMPORTS[entry].includes(i));
+      if (wrong.length) {
+        const may = BINDING_IMPORTS[entry].length ? `only ${BINDING_IMPORTS[entry].join(", ")}` : "nothing";
+        console.error(`size: ${name} imports ${wrong.join(", ")}; it may import ${may} from outside ${entry}/`);
+        failed = true;
+      }
+      continue;
+    }
     const bundled = await bundledSize(dir, entry);
     console.log(row(`${name}: bundled (esbuild --bundle --minify)`, bundled));
     if (bundled.warnings.length) {
       console.error(`size: esbuild warned while bundling ${name}:\n${bundled.warnings.join("")}`);
       failed = true;
     }
-    // The hooks add nothing to an entry: no module of react/ (nor React) is in its bundle.
-    const hooks = bundled.inputs.filter((f) => /(^|\/)react\//.test(f));
-    if (hooks.length) {
-      console.error(`size: ${name}'s bundle holds ${hooks.join(", ")}: an entry must not import the hooks`);
+    // The bindings add nothing to an entry: no module of react/, vue/ or svelte/ (nor React, Vue
+    // or Svelte) is in its bundle.
+    const bindings = bundled.inputs.filter((f) => /(^|\/)(react|vue|svelte|@vue)\//.test(f));
+    if (bindings.length) {
+      console.error(`size: ${name}'s bundle holds ${bindings.join(", ")}: an entry must not import a binding or its framework`);
       failed = true;
     }
   }
