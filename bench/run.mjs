@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Issue-4 benchmark driver: one headless Chromium session (persistent profile in a temp dir),
-// contenders interleaved in a rotating order, a fresh database per run, warm-ups discarded,
-// medians and spread. Prints the tables, writes bench/results/latest.json and latest.svg.
+// The speed benchmark: idb-ttl against raw IndexedDB, idb-keyval, localForage and Dexie in one
+// headless Chromium session (persistent profile in a temp dir), contenders interleaved in a
+// rotating order, a fresh database per run, warm-ups discarded, medians and spread. Prints the
+// tables, writes bench/results/latest.json and latest.svg (or, with --name, <name>.json alone:
+// scripts/bench.sh names its runs by date and backend, and bench/report.mjs draws the charts).
 //
-//   node bench/run.mjs [--reps N] [--reps-big N] [--budget-s S] [--out DIR]
+//   node bench/run.mjs [--reps N] [--reps-big N] [--budget-s S] [--out DIR] [--name NAME]
 //   node bench/run.mjs --only incr [--sizes 1000,100000] [--reps N]
 //     only the "1 000 awaited incr" row (issue 33), in stores of those sizes (default 1000),
 //     each populated untimed; writes incr-latest.json instead of latest.json + latest.svg.
@@ -25,6 +27,7 @@ import { startServer } from "./lib/server.mjs";
 import { summary, fmt, table } from "./lib/stats.mjs";
 import { renderSvg } from "./lib/chart.mjs";
 import { packageSize } from "../scripts/size.mjs";
+import { runMeta, load } from "./lib/meta.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
@@ -37,6 +40,8 @@ const SKIP_TTL = arg("--skip-idb-ttl", null); // reason, e.g. the build failed
 const LF_BULK_100K = arg("--lf-bulk-100k", "auto"); // auto | off
 const OUT = resolve(arg("--out", join(here, "results")));
 const ONLY = arg("--only", null);
+const NAME = arg("--name", null);
+const META = runMeta();
 if (ONLY !== null && ONLY !== "incr") throw new Error(`--only ${ONLY}: the one row that runs alone is "incr"`);
 const SIZES = String(arg("--sizes", "1000")).split(",").map(Number);
 const deadline = START + BUDGET_MS;
@@ -56,7 +61,7 @@ function fileSizes(files) {
   }
   return { raw, gzip: gz, files: per };
 }
-const pkgDir = join(repo, "www", "pkg");
+const pkgDir = process.env.BENCH_PKG ? resolve(process.env.BENCH_PKG) : join(repo, "www", "pkg");
 const sizes = {};
 if (existsSync(join(pkgDir, "index.js")) && !SKIP_TTL) {
   // The same measure as the build's size budget (scripts/size.mjs): every module a page loads.
@@ -305,7 +310,7 @@ const WORKLOADS = [
 ];
 const cols = contenders;
 const result = {
-  chromium: browser.version, date: new Date().toISOString(), machine: "2 cores",
+  chromium: browser.version, ...META, backend: process.env.IDB_BACKEND || "leveldb", loadAtEnd: load(),
   loadAverage: { start: loadStart, end: loadEnd }, reps, contenders: cols, notes, sizes, workloads: {},
 };
 const msRows = [], ratioRows = [];
@@ -425,9 +430,10 @@ result.benchElapsedS = (Date.now() - t00) / 1000;
 result.tables = { ms: msTable, ratio: ratioTable, reps: repsLine };
 mkdirSync(OUT, { recursive: true });
 result.only = ONLY;
-const outName = ONLY ? `${ONLY}-latest.json` : "latest.json";
+const outName = NAME ? `${NAME}.json` : ONLY ? `${ONLY}-latest.json` : "latest.json";
 writeFileSync(join(OUT, outName), JSON.stringify(result, null, 2) + "\n");
-if (!ONLY) writeFileSync(join(OUT, "latest.svg"), renderSvg(result));
+if (!ONLY && !NAME) writeFileSync(join(OUT, "latest.svg"), renderSvg(result));
 console.log(`\nChromium ${browser.version}; 1-min load average ${loadStart.toFixed(1)} -> ${loadEnd.toFixed(1)} on 2 cores`);
-console.log(`wrote ${join(OUT, outName).replace(repo + "/", "")}${ONLY ? "" : " and latest.svg"}`);
+console.log(`commit ${result.commit}; ${result.machine}; load average (1, 5, 15 min) ${result.loadAtStart} at the start, ${result.loadAtEnd} at the end`);
+console.log(`wrote ${join(OUT, outName).replace(repo + "/", "")}${ONLY || NAME ? "" : " and latest.svg"}`);
 console.log(`elapsed: ${elapsed.toFixed(0)} s total (benchmark ${result.benchElapsedS.toFixed(0)} s)`);

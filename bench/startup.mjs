@@ -19,10 +19,12 @@
 //                         750 kbps up; nothing cached
 // The time is `performance.now()` in the page when the get resolves: milliseconds since the
 // navigation started. Medians of `--reps` loads (default 7) with min-max, the ratio to Dexie's
-// median, and each bundle's bytes (raw, gzip -9). Writes bench/results/startup-latest.json.
+// median, and each bundle's bytes (raw, gzip -9, brotli 11). Writes bench/results/startup-latest.json
+// (or, with --name, <name>.json: scripts/bench.sh names its runs by date).
 // Not a test: nothing here fails on a slow number; the issue-40 bars are printed as yes/no.
 //
-//   scripts/bench.sh --startup [--reps N] [--profiles desktop-cold,desktop-warm,mobile-cold]
+//   scripts/bench.sh --startup [--reps N]
+//   node bench/startup.mjs [--reps N] [--profiles desktop-cold,desktop-warm,mobile-cold] [--name NAME]
 //   BENCH_SKIP_BUILD=1 scripts/bench.sh --startup     # the current pkg/, no rebuild
 //   node bench/startup.mjs --with /tmp/old-pkg         # another build beside it (after a build)
 
@@ -30,13 +32,16 @@ import { createServer } from "node:http";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { launch } from "./lib/browser.mjs";
 import { fmt, median } from "./lib/stats.mjs";
+import { load as loadNow, runMeta } from "./lib/meta.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
+// The build measured: scripts/bench.sh's copy of it (BENCH_PKG), else pkg/.
+const PKG = resolve(process.env.BENCH_PKG || join(ROOT, "pkg"));
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -51,6 +56,8 @@ for (const p of PROFILES) if (!KNOWN.includes(p)) throw new Error(`--profiles: n
 // --with <dir>: another build of the package (a pkg/ directory, e.g. an older commit's) as two more
 // columns, its entries interleaved with the rest: a change's effect in one run.
 const WITH = opt("with", null);
+const NAME = opt("name", "startup-latest");
+const META = runMeta();
 
 /** The value every app stores and must read back. */
 const VALUE = { user: "ada", n: 42 };
@@ -72,8 +79,8 @@ const idbTtlApp = (label, file, db) => ({
       export const seed = (v) => store.set("k", v, { ttl: ${DAY} });`,
 });
 const APPS = {
-  "idb-ttl": idbTtlApp("idb-ttl", join(ROOT, "pkg/index.js"), "startup-idb-ttl"),
-  "idb-ttl/lite": idbTtlApp("idb-ttl/lite", join(ROOT, "pkg/lite/index.js"), "startup-idb-ttl-lite"),
+  "idb-ttl": idbTtlApp("idb-ttl", join(PKG, "index.js"), "startup-idb-ttl"),
+  "idb-ttl/lite": idbTtlApp("idb-ttl/lite", join(PKG, "lite/index.js"), "startup-idb-ttl-lite"),
   dexie: {
     label: "Dexie 4",
     source: `import Dexie from "dexie";
@@ -156,6 +163,7 @@ async function bundleApps() {
     const js = Buffer.from(result.outputFiles[0].contents);
     out[id] = { js: gzipSync(js, { level: 9 }), raw: js.length };
     out[id].gzip = out[id].js.length;
+    out[id].brotli = brotliCompressSync(js, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   }
   return out;
 }
@@ -262,6 +270,7 @@ for (const profile of PROFILES) {
   }).join(" | ")} |`);
 }
 lines.push(`| bytes, gzip -9 (raw) | ${ids.map((id) => `${bundles[id].gzip} (${bundles[id].raw})`).join(" | ")} |`);
+lines.push(`| bytes, brotli 11 | ${ids.map((id) => `${bundles[id].brotli}`).join(" | ")} |`);
 lines.push("");
 // Where each library's time goes: the median of each stage's length, from the page's marks
 // (a stage a library has not, as idb-keyval's open or the others' wasm load, is "-").
@@ -304,15 +313,19 @@ for (const b of [bar("mobile-cold", "idb-ttl/lite", 1.6), bar("mobile-cold", "id
   if (b) lines.push(b);
 }
 lines.push(`bundled bytes (gzip -9): idb-ttl ${bundles["idb-ttl"].gzip} (bar <= 180000: ${bundles["idb-ttl"].gzip <= 180_000 ? "yes" : "no"}), idb-ttl/lite ${bundles["idb-ttl/lite"].gzip} (bar <= 100000: ${bundles["idb-ttl/lite"].gzip <= 100_000 ? "yes" : "no"})`);
+const loadAtEnd = loadNow();
+lines.push(`commit ${META.commit}; ${META.machine}; load average (1, 5, 15 min) ${META.loadAtStart} at the start, ${loadAtEnd} at the end`);
 console.log(lines.join("\n"));
 
 mkdirSync(join(HERE, "results"), { recursive: true });
-writeFileSync(join(HERE, "results", "startup-latest.json"), JSON.stringify({
-  date: new Date().toISOString(),
+writeFileSync(join(HERE, "results", `${NAME}.json`), JSON.stringify({
+  ...META,
+  loadAtEnd,
   chromium: browser.version,
+  labels: Object.fromEntries(ids.map((id) => [id, APPS[id].label])),
   reps: REPS,
   samples: results,
   medians: summary,
   stages,
-  bytes: Object.fromEntries(ids.map((id) => [id, { raw: bundles[id].raw, gzip: bundles[id].gzip }])),
+  bytes: Object.fromEntries(ids.map((id) => [id, { raw: bundles[id].raw, gzip: bundles[id].gzip, brotli: bundles[id].brotli }])),
 }, null, 2) + "\n");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The size floor under idb-ttl (issue 10): how many bytes the dependencies it must use cost before
-# any of its own code. Builds bench/size-floor twice: "deps" (wasm-bindgen, js-sys, web-sys, serde,
+# any of its own code. Builds bench/studies/size-floor twice: "deps" (wasm-bindgen, js-sys, web-sys, serde,
 # serde-wasm-bindgen, gloo-timers, indexed_db_futures, talc; each used once) and "deps-jiff" (its
 # `jiff` feature: the same plus jiff parsing dates and durations as src/core/expiry.rs does), with
 # idb-ttl's release profile and wasm-opt flags and its Cargo.lock's versions, and prints wasm +
@@ -12,7 +12,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=scripts/env.sh
 source "$ROOT/scripts/env.sh"
 export CARGO_TARGET_DIR="$ROOT/target/size-floor"
-dir="$ROOT/bench/size-floor"
+dir="$ROOT/bench/studies/size-floor"
 cp "$ROOT/Cargo.lock" "$dir/Cargo.lock"
 trap 'rm -rf "$dir/pkg" "$dir/Cargo.lock"' EXIT
 for v in deps deps-jiff; do

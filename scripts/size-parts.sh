@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where the wasm's bytes go, by part: idb-ttl's own code, jiff, serde, the bindings (wasm-bindgen,
 # js-sys, web-sys, indexed_db_futures...), Rust's formatting, the rest of core/alloc, data.
-# Not part of the tests; for docs/benchmarks.md "Where the time and bytes go" and size work.
+# Not part of the tests; for docs/contributing/benchmark-notebook.md "Where the time and bytes go" and size work.
 #
 #   scripts/size-parts.sh      (after scripts/setup.sh; installs twiggy if it is missing)
 #

@@ -1,4 +1,4 @@
-// Benchmark data shared by bench/main.js (issue 4) and bench/layouts.js (layout study): a seeded
+// Benchmark data shared by bench/main.js (issue 4) and bench/studies/layouts.js (layout study): a seeded
 // generator, the key format and the ~200-byte values, so both measure the same records.
 
 /** A seeded PRNG (mulberry32): the same seed gives the same sequence in every run. */

@@ -1,6 +1,8 @@
 // Static server for the benchmark pages, bound to 127.0.0.1.
 // Uses the team's scripts/serve.mjs when it exists (spawned as a child process),
 // otherwise a small in-process server with the same contract (no caching, wasm MIME).
+// BENCH_PKG=<dir> (scripts/bench.sh sets it to its copy of the build it measures): /www/pkg/ is
+// served from there (in process), so a rebuild of pkg/ or www/pkg/ during a run changes nothing.
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { existsSync } from "node:fs";
@@ -31,12 +33,14 @@ async function waitUp(url, ms = 10_000) {
   throw new Error(`server at ${url} did not come up within ${ms} ms`);
 }
 
-function inProcess(root) {
+function inProcess(root, pkg) {
   return createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-      let file = normalize(join(root, path));
-      if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
+      const inPkg = pkg && path.startsWith("/www/pkg/");
+      const base = inPkg ? pkg : root;
+      let file = normalize(join(base, inPkg ? path.slice("/www/pkg/".length) : path));
+      if (!file.startsWith(base)) { res.writeHead(403).end(); return; }
       if ((await stat(file)).isDirectory()) file = join(file, "index.html");
       const body = await readFile(file);
       res.writeHead(200, {
@@ -56,7 +60,8 @@ export async function startServer(root, repoRoot) {
   const serveScript = repoRoot && join(repoRoot, "scripts", "serve.mjs");
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  if (serveScript && existsSync(serveScript) && !process.env.BENCH_OWN_SERVER) {
+  const pkg = process.env.BENCH_PKG ? resolve(process.env.BENCH_PKG) : null;
+  if (serveScript && existsSync(serveScript) && !process.env.BENCH_OWN_SERVER && !pkg) {
     const child = spawn(process.execPath, [serveScript, root, String(port)], {
       stdio: ["ignore", "ignore", "inherit"],
     });
@@ -66,7 +71,7 @@ export async function startServer(root, repoRoot) {
       stop: () => new Promise((r) => { child.once("exit", r); child.kill("SIGTERM"); }),
     };
   }
-  const srv = inProcess(root);
+  const srv = inProcess(root, pkg);
   await new Promise((r) => srv.listen(port, "127.0.0.1", r));
-  return { url, kind: "in-process", stop: () => new Promise((r) => srv.close(r)) };
+  return { url, kind: pkg ? `in-process, /www/pkg/ from ${pkg}` : "in-process", stop: () => new Promise((r) => srv.close(r)) };
 }

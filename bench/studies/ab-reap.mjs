@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Question: Is one idb-ttl build faster than another at reaping 10 000 expired entries of 100 000?
 // A/B of idb-ttl builds on reaping: a store of 100 000 entries of which 10 000 have expired, and
 // one reap() that removes them (the benchmark's "reap 10 %" without its page clock: the 10 000
 // are written last with a 2 s ttl and the reap waits until they have expired). One headless
@@ -6,8 +7,8 @@
 // repetition writes its store afresh (untimed). Not a test and not the benchmark: a tool for
 // changes that might reach the reaper's path (issue 19).
 //
-//   node bench/ab-reap.mjs www/pkg other/pkg      (package directories, relative to the repo)
-import { ab } from "./lib/ab.mjs";
+//   node bench/studies/ab-reap.mjs www/pkg other/pkg      (package directories, relative to the repo)
+import { ab } from "../lib/ab.mjs";
 
 await ab(process.argv.slice(2), { path: "tests/page/fixtures/blank.html", ready: () => document.documentElement.dataset.state, reps: 5 }, async ([pkg, j, rep]) => {
   const m = await import(`/${pkg}/index.js`);

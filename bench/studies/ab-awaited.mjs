@@ -1,15 +1,16 @@
 #!/usr/bin/env node
+// Question: Is one idb-ttl build faster than another on awaited single set, overwrite and get?
 // A/B of idb-ttl builds on awaited single calls, the path where a per-transaction cost shows
 // most: 500 awaited set() of new keys, 500 awaited overwrites with a new expiry, 500 awaited
 // get(). One headless Chromium session, builds interleaved, 1 warm-up + 7 repetitions, medians
 // (min-max) in ms. Not a test and not the benchmark: a tool for per-call changes (issue 19: each
 // step measured against the build before it in one run).
 //
-//   node bench/ab-awaited.mjs www/pkg other/pkg      (package directories, relative to the repo)
-//   node bench/ab-awaited.mjs --store 100000 a/pkg b/pkg   (also 500 awaited gets of random keys
+//   node bench/studies/ab-awaited.mjs www/pkg other/pkg      (package directories, relative to the repo)
+//   node bench/studies/ab-awaited.mjs --store 100000 a/pkg b/pkg   (also 500 awaited gets of random keys
 //                                    and a getMany of 1 000 from a store of that many entries,
 //                                    written once per build)
-import { ab } from "./lib/ab.mjs";
+import { ab } from "../lib/ab.mjs";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--store");

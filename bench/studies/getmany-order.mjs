@@ -1,12 +1,13 @@
 #!/usr/bin/env node
+// Question: Does asking for 1 000 keys in key order make one transaction of gets faster?
 // Whether asking in key order makes 1 000 gets of one transaction faster (issue 40, deliver 4):
 // 1 000 random keys of a store of N (default 100 000), asked in their random order or sorted
 // first by indexedDB.cmp (the sort timed with them), for raw IndexedDB's layout and idb-ttl's
 // ([e, k] keys). One headless Chromium session, interleaved (bench/lib/ab.mjs). Not a test and not
 // the benchmark. IDB_BACKEND=sqlite for Chromium's SQLite backend.
 //
-//   node bench/getmany-order.mjs [reps] [N]
-import { ab } from "./lib/ab.mjs";
+//   node bench/studies/getmany-order.mjs [reps] [N]
+import { ab } from "../lib/ab.mjs";
 const N = Number(process.argv[3] || 100000);
 const labels = ["raw", "raw-sorted", "pk", "pk-sorted"];
 await ab(labels, { path: "tests/page/fixtures/blank.html", ready: () => document.documentElement.dataset.state, reps: Number(process.argv[2] || 11), extra: [N] }, async ([label, j, rep, N]) => {

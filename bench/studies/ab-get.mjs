@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Question: Is one idb-ttl build faster than another on reads alone (awaited gets on a new connection, again, and a getMany)?
 // A/B of idb-ttl builds on reads alone: 500 awaited get() of random keys on a connection just
 // opened (`get`: the keys' expiries unknown to it), the same 500 again (`get2`: known from the
 // first reads) and one getMany() of 1 000 keys, from a store of `--store` entries (default 1 000) written once per build (untimed).
@@ -7,8 +8,8 @@
 // (issue 32: each step measured against the build before it in one run). IDB_BACKEND=sqlite for
 // Chromium's SQLite backend.
 //
-//   node bench/ab-get.mjs [--store N] [--reps N] a/pkg b/pkg ...   (package directories)
-import { ab } from "./lib/ab.mjs";
+//   node bench/studies/ab-get.mjs [--store N] [--reps N] a/pkg b/pkg ...   (package directories)
+import { ab } from "../lib/ab.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const at = args.indexOf(name); return at >= 0 ? Number(args.splice(at, 2)[1]) : dflt; };

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Question: Is one idb-ttl build faster than another on awaited incr, against raw IndexedDB in the same repetition?
 // A/B of idb-ttl builds on awaited incr (issue 33): per build and repetition, a store of 1 000
 // entries, then 300 awaited raw IndexedDB increments (a get and a put in one readwrite
 // transaction, on a database of raw's layout: the same for every build, the repetition's
@@ -6,8 +7,8 @@
 // 1 warm-up + --reps repetitions (default 20); medians (min-max) in ms (incr/raw in %), and each build's paired
 // ratio to the build before it. Not a test and not the benchmark: a tool for per-call changes.
 //
-//   node bench/ab-incr.mjs [--reps N] www/pkg other/pkg   (package directories, relative to the repo)
-import { ab } from "./lib/ab.mjs";
+//   node bench/studies/ab-incr.mjs [--reps N] www/pkg other/pkg   (package directories, relative to the repo)
+import { ab } from "../lib/ab.mjs";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--reps");

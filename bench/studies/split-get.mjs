@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Question: Where does an awaited get's time go, stage by stage, against raw IndexedDB's read?
 // Where an awaited get's time goes, by stage, against raw IndexedDB doing the same read: 1 000
 // awaited gets of 10 000 entries, three rounds, in one headless Chromium session. The IndexedDB
 // methods and the microtask queue are wrapped with timestamps, so each get is cut into
@@ -16,14 +17,14 @@
 // plus, for scale, the whole get and the same read by raw IndexedDB (a transaction per get by
 // primary key on a second connection), and the number of wasm imports called per get. Not a test
 // and not the benchmark (wall-clock here is perturbed by the wrappers and performance.now()'s
-// coarse clock; averages over 1 000 gets): a tool for docs/benchmarks.md. Run after
-// scripts/build.sh:  node bench/split-get.mjs [package dir, default www/pkg]
-import { launch } from "./lib/browser.mjs";
-import { startServer } from "./lib/server.mjs";
+// coarse clock; averages over 1 000 gets): a tool for docs/contributing/benchmark-notebook.md. Run after
+// scripts/build.sh:  node bench/studies/split-get.mjs [package dir, default www/pkg]
+import { launch } from "../lib/browser.mjs";
+import { startServer } from "../lib/server.mjs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const server = await startServer(repo, repo);
 const browser = await launch();
 try {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Question: Is getMany right after a bulk write slower for the layout, the index or idb-ttl?
 // getMany right after a bulk write (issue 40, deliver 4), as the benchmark's 100 000-entry rounds
 // take it: per repetition a fresh database, N entries written (10 000 per transaction), then one
 // transaction of 1 000 gets of random keys, four ways, interleaved in one headless Chromium
@@ -9,8 +10,8 @@
 //   ttl   idb-ttl's own setMany, then its getMany on the same connection.
 // Not a test and not the benchmark. IDB_BACKEND=sqlite for Chromium's SQLite backend.
 //
-//   node bench/getmany-fresh.mjs [reps] [N]   (default 5 and 100 000; the package in pkg/)
-import { ab } from "./lib/ab.mjs";
+//   node bench/studies/getmany-fresh.mjs [reps] [N]   (default 5 and 100 000; the package in pkg/)
+import { ab } from "../lib/ab.mjs";
 const N = Number(process.argv[3] || 100000);
 await ab(["raw", "pk", "idx", "ttl"], { path: "tests/page/fixtures/blank.html", ready: () => document.documentElement.dataset.state, reps: Number(process.argv[2] || 5), extra: [N] }, async ([label, j, rep, N]) => {
   const req = (r) => new Promise((res, rej) => { r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Question: Where is getMany's floor: how much of its time is the [e, k] layout, the index, or idb-ttl itself?
 // Where getMany's floor is (issue 40, deliver 4): one getMany of 1 000 random keys from a store of
 // 1 000, five ways, interleaved in one headless Chromium session (bench/lib/ab.mjs: medians and
 // paired ratios of each line to the one before it):
@@ -9,8 +10,8 @@
 //   ttl-cold  idb-ttl's getMany on a connection just opened (no hints: through the index).
 // Not a test and not the benchmark. IDB_BACKEND=sqlite for Chromium's SQLite backend.
 //
-//   node bench/getmany-floor.mjs [reps]        (the package in pkg/, built by scripts/build.sh)
-import { ab } from "./lib/ab.mjs";
+//   node bench/studies/getmany-floor.mjs [reps]        (the package in pkg/, built by scripts/build.sh)
+import { ab } from "../lib/ab.mjs";
 const labels = ["raw", "pk", "idx", "ttl-hot", "ttl-cold"];
 await ab(labels, { path: "tests/page/fixtures/blank.html", ready: () => document.documentElement.dataset.state, reps: Number(process.argv[2] || 15) }, async ([label, j, rep]) => {
   const N = 1000;

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
+// Question: Which storage layout should idb-ttl use: [e, k] keys with a unique k index, or k keys with an e index?
 // Storage-layout benchmark driver: one headless Chromium session, persistent profile in a temp dir.
-// Usage: node bench/run-layouts.mjs [--reps N] [--reps-big N] [--json out.json]
+// Usage: node bench/studies/run-layouts.mjs [--reps N] [--reps-big N] [--json out.json]
 // Layouts interleaved (A,B then B,A on alternate repetitions), fresh DB per repetition,
 // repetition 0 of every case is a warm-up and is discarded.
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
-import { launch } from "./lib/browser.mjs";
-import { startServer } from "./lib/server.mjs";
-import { summary, fmt, table } from "./lib/stats.mjs";
+import { launch } from "../lib/browser.mjs";
+import { startServer } from "../lib/server.mjs";
+import { summary, fmt, table } from "../lib/stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, "..");
+const repo = resolve(here, "../..");
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : dflt;
@@ -25,14 +26,14 @@ const JSON_OUT = arg("--json", null);
 const started = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s]`, ...a);
 
-const server = await startServer(here, repo);
+const server = await startServer(resolve(here, ".."), repo); // bench/: the page and the data helpers it imports
 const browser = await launch();
 const loadStart = loadavg()[0];
 log(`Chromium ${browser.version}, server ${server.kind} ${server.url}, load average ${loadStart.toFixed(1)}`);
 const page = await browser.context.newPage();
 page.on("console", (m) => { if (m.type() === "error") console.error("[page]", m.text()); });
 page.on("pageerror", (e) => console.error("[page error]", e));
-await page.goto(server.url + "layouts.html");
+await page.goto(server.url + "studies/layouts.html");
 await page.waitForFunction(() => window.layoutBench?.ready);
 
 const samples = {}; // samples[case][layout] = [ms...]

@@ -1,3 +1,4 @@
+// Question: (page side of run-layouts.mjs) Which storage layout should idb-ttl use: [e, k] keys with a unique k index, or k keys with an e index?
 // Storage-layout micro-benchmark for idb-ttl (issue 2, item 4), plain IndexedDB, no library.
 //
 // Layout A: one object store, records {k, e, v}, in-line key path ["e","k"] (e = expiry in Unix ms,
@@ -8,8 +9,8 @@
 //
 // Driven by bench/run-layouts.mjs through window.layoutBench. Every function returns plain data.
 
-import { mulberry32, key, value } from "./lib/data.js";
-import { req2p, txDone } from "./contenders/util.js";
+import { mulberry32, key, value } from "../lib/data.js";
+import { req2p, txDone } from "../contenders/util.js";
 
 const STORE = "kv";
 const REAP_BATCH = 500;

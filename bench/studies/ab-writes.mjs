@@ -1,13 +1,14 @@
 #!/usr/bin/env node
+// Question: Is one idb-ttl build faster than another on setMany of 1 000 keys (fresh, unseen, seen)?
 // A/B of idb-ttl builds on setMany of 1 000 keys, three ways: new keys into a fresh database
 // ("fresh"), the same keys again with new expiries from a new connection that never saw them
 // ("unseen", a page refreshing its cache after a reload), and once more from that connection
 // ("seen", by the expiry hints). One headless Chromium session, builds interleaved, 1 warm-up +
 // 7 repetitions, medians (min-max). Not a test and not the benchmark: a tool for write-path
-// changes (docs/benchmarks.md, "Where the time and bytes go").
+// changes (docs/contributing/benchmark-notebook.md, "Where the time and bytes go").
 //
-//   node bench/ab-writes.mjs www/pkg other/pkg      (package directories, relative to the repo)
-import { ab } from "./lib/ab.mjs";
+//   node bench/studies/ab-writes.mjs www/pkg other/pkg      (package directories, relative to the repo)
+import { ab } from "../lib/ab.mjs";
 
 await ab(process.argv.slice(2), { path: "bench/index.html", ready: () => window.bench?.ready, reps: 7 }, async ([pkg, j, rep]) => {
   const m = await import(`../${pkg}/index.js`);

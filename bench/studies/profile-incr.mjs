@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Question: Where does an awaited incr's time go, against raw IndexedDB's get and put?
 // Where an awaited idb-ttl incr's time goes, against raw IndexedDB doing a get and a put in one
 // readwrite transaction per increment (issue 33's bar: <= 1.3x). One headless Chromium session,
 // a store of 1 000 entries. Three parts:
@@ -18,16 +19,16 @@
 //              set           idb-ttl set(key, n) (a write without the read in JS, for scale)
 //              update        idb-ttl update(key, n => (n ?? 0) + 1)
 //   profile  a CPU profile of 2 000 awaited incr, self time by function.
-// Not a test and not the benchmark: a tool for docs/benchmarks.md. Run after scripts/build.sh:
-//   node bench/profile-incr.mjs [--rounds 200] [--block 10] [package dir, default www/pkg]
+// Not a test and not the benchmark: a tool for docs/contributing/benchmark-notebook.md. Run after scripts/build.sh:
+//   node bench/studies/profile-incr.mjs [--rounds 200] [--block 10] [package dir, default www/pkg]
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadavg } from "node:os";
-import { launch } from "./lib/browser.mjs";
-import { startServer } from "./lib/server.mjs";
-import { median } from "./lib/stats.mjs";
+import { launch } from "../lib/browser.mjs";
+import { startServer } from "../lib/server.mjs";
+import { median } from "../lib/stats.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? Number(argv.splice(i, 2)[1]) : dflt; };
 const ROUNDS = opt("--rounds", 200);

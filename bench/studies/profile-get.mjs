@@ -1,15 +1,16 @@
 #!/usr/bin/env node
+// Question: Which functions do awaited gets and overwrites spend their CPU time in (a CPU profile)?
 // Where an awaited idb-ttl call spends its time: a CPU profile (Chrome DevTools protocol) of
 // awaited gets and overwrites on a store of 1 000 entries, self time by function, in one headless
 // Chromium session. Not a test and not the benchmark: a tool for "where the time goes" in
-// docs/benchmarks.md. Run after scripts/build.sh:  node bench/profile-get.mjs [--calls 2000]
+// docs/contributing/benchmark-notebook.md. Run after scripts/build.sh:  node bench/studies/profile-get.mjs [--calls 2000]
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch } from "./lib/browser.mjs";
-import { startServer } from "./lib/server.mjs";
+import { launch } from "../lib/browser.mjs";
+import { startServer } from "../lib/server.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, "..");
+const repo = resolve(here, "../..");
 const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
 const CALLS = Number(arg("--calls", 2000));
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
+// Question: How does idb-ttl compare with raw IndexedDB on the benchmark's read sequence alone?
 // The benchmark's read sequence alone (issue 40, deliver 4), raw IndexedDB against idb-ttl,
 // interleaved in one headless Chromium session: a fresh database, a bulk write of 1 000 entries,
 // 1 000 awaited gets of random keys, then one getMany of 1 000 random keys; medians and the
 // paired ratio (bench/lib/ab.mjs). Not a test and not the benchmark. IDB_BACKEND=sqlite for
 // Chromium's SQLite backend.
 //
-//   node bench/getmany-seq.mjs [reps]          (the package in pkg/, built by scripts/build.sh)
-import { ab } from "./lib/ab.mjs";
+//   node bench/studies/getmany-seq.mjs [reps]          (the package in pkg/, built by scripts/build.sh)
+import { ab } from "../lib/ab.mjs";
 const labels = ["raw", "ttl"];
 await ab(labels, { path: "tests/page/fixtures/blank.html", ready: () => document.documentElement.dataset.state, reps: Number(process.argv[2] || 15) }, async ([label, j, rep]) => {
   const N = 1000;

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
+// Question: Do setMany and import() of 1 000 000 entries complete with default options, and in how long?
 // setMany and import() of 1 000 000 entries with default options, in one headless Chromium
 // (issue 19: such a setMany failed with a TimeoutError at the default 30 s while its requests
 // kept answering; the watchdog now tells a running transaction from a stuck one). Prints one
 // JSON line: each call's outcome and time, and the counts. Several minutes; not a test and not
 // the benchmark. Needs scripts/build.sh first (it loads www/pkg through the blank test fixture).
-//   node bench/million.mjs
-import { CHROMIUM_FULL, withChromium, ROOT } from "../tests/page/harness.mjs";
+//   node bench/studies/million.mjs
+import { CHROMIUM_FULL, withChromium, ROOT } from "../../tests/page/harness.mjs";
 await withChromium(ROOT, async ({ context, url }) => {
   const page = await context.newPage();
   await page.goto(new URL("tests/page/fixtures/blank.html", url).href);
