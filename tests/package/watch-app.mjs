@@ -240,8 +240,12 @@ export function watchAppSuite({ name, example, db, liteImports, serverHtml, ende
     await a.eval(recordPlatform, db);
     const commits = [];
     for (let i = 1; i <= WRITES; i++) {
-      commits.push((await b.eval(writeOffer, { title: `From the other tab #${i}`, ttl: 60 }))[0]);
-      await new Promise((r) => setTimeout(r, 100));
+      const title = `From the other tab #${i}`;
+      commits.push((await b.eval(writeOffer, { title, ttl: 60 }))[0]);
+      // The next write only once this one shows: on a loaded machine a watch's read that comes
+      // after the next commit reads the newer value (rightly), and this write would never show.
+      // When it showed is the MutationObserver's time, not this poll's.
+      await poll(() => a.eval(offerLog), (l) => l.some((e) => e.text === title), EVENT_TIMEOUT_MS, `${where}: tab A shows write ${i}`);
     }
     const [, expiresAt] = await b.eval(writeOffer, { title: "From the other tab, briefly", ttl: 1.5 });
     await a.eval(recordPlainTimer, expiresAt);
