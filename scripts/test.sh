@@ -21,6 +21,8 @@
 #                                            worker), Node SSR, a plain module page; the React
 #                                            app (examples/react-watch, Vite, React 19 and 18)
 #                                            in two tabs of Chromium, Firefox and WebKit, and SSR;
+#                                            the Vue and Svelte apps (examples/vue-watch,
+#                                            examples/svelte-watch, esbuild) likewise;
 #                                            in one pool of files with step 6
 # Each runner's output is shown as it is, and kept in target/test-logs/<stage>.log. The last line
 # is "summary: N passed, M failed", summed over the stages that count tests.
