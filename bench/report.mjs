@@ -16,9 +16,11 @@ import { fileURLToPath } from "node:url";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
-const RESULTS = join(HERE, "results");
-const PAGE = join(ROOT, "docs", "benchmarks.md");
-const CHARTS = join(ROOT, "docs", "benchmarks");
+const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
+// --results, --page, --charts: elsewhere than the repository's (to try a change to this script).
+const RESULTS = arg("--results", join(HERE, "results"));
+const PAGE = arg("--page", join(ROOT, "docs", "benchmarks.md"));
+const CHARTS = arg("--charts", join(ROOT, "docs", "benchmarks"));
 const CHECK = process.argv.includes("--check");
 
 /** The newest result whose file name is <date>-<kind>[-N].json, by the date it recorded. */
@@ -51,7 +53,7 @@ const COLORS = {
  * log scale from lo to hi (with a line at 1), else linear from 0 to the largest value.
  */
 function chart({ title, subtitle, groups, log, unit, legend }) {
-  const bar = 12, gap = 2, groupGap = 14, left = 300, plotW = 480, top = 62;
+  const bar = 12, gap = 2, groupGap = 14, left = 300, plotW = 480, top = 80;
   const values = groups.flatMap((g) => g.bars.flatMap((b) => [b.value, b.hi ?? b.value]));
   const maxV = Math.max(...values);
   let x;
@@ -62,7 +64,7 @@ function chart({ title, subtitle, groups, log, unit, legend }) {
     x = (v) => left + ((Math.log10(Math.min(hi, Math.max(lo, v))) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * plotW;
     ticks = [];
     for (let d = lo; d <= hi * 1.0001; d *= 10) ticks.push(d, ...(d * 3 < hi ? [d * 3] : []));
-    ticks = ticks.filter((t) => t <= hi);
+    ticks = ticks.filter((t) => t <= hi * 1.0001).map((t) => Number(t.toPrecision(3)));
     x.base = x(lo);
   } else {
     const step = 10 ** Math.floor(Math.log10(maxV)) * (maxV / 10 ** Math.floor(Math.log10(maxV)) > 5 ? 2 : maxV / 10 ** Math.floor(Math.log10(maxV)) > 2 ? 1 : 0.5);
@@ -95,7 +97,7 @@ function chart({ title, subtitle, groups, log, unit, legend }) {
     return `<line x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${top - 6}" y2="${height - 12}" stroke="${one ? "#111" : "#ddd"}" stroke-width="${one ? 1.2 : 1}"/>` +
       `<text x="${x(t).toFixed(1)}" y="${top - 10}" text-anchor="middle" font-size="10">${log ? `${t}${unit}` : `${nf(t)}${unit}`}</text>`;
   });
-  const leg = legend.map((n, i) => `<rect x="${10 + i * 120}" y="40" width="10" height="10" fill="${COLORS[n] ?? "#999"}"/><text x="${24 + i * 120}" y="49" font-size="11">${esc(n)}</text>`);
+  const leg = legend.map((n, i) => `<rect x="${10 + i * 130}" y="40" width="10" height="10" fill="${COLORS[n] ?? "#999"}"/><text x="${24 + i * 130}" y="49" font-size="11">${esc(n)}</text>`);
   const width = left + plotW + 90;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="#fff"/>
@@ -121,7 +123,6 @@ const SPEED_ROWS = [
   ["incr1000", "1 000 awaited incr of one key"],
   ["reap1pct", "reap the 1 % that expired", [100000]],
   ["reap10pct", "reap the 10 % that expired"],
-  ["cold", "open + first get, new page"],
 ];
 const SIZES = [1000, 100000];
 const NAMES = { raw: "raw IndexedDB" };
@@ -140,10 +141,10 @@ for (const b of ["leveldb", "sqlite"]) {
       if (!wl || !wl.contenders.raw) continue;
       const base = wl.contenders.raw.median;
       const rowLabel = `${label}, ${nf(n)} entries`;
-      rows.push(`| ${rowLabel} | ${cs.map((c) => (wl.contenders[c] ? ratio(wl.contenders[c].median / base) : "-")).join(" | ")} |`);
+      rows.push(`| ${rowLabel} | ${cs.map((c) => (wl.contenders[c] ? ratio(wl.contenders[c].median / base) : "not timed")).join(" | ")} |`);
       msRows.push(`| ${rowLabel} | ${cs.map((c) => {
         const s = wl.contenders[c];
-        return s ? `${ms(s.median)} (${ms(s.min)}-${ms(s.max)})${s.n === 1 ? " 1 run" : ""}` : "-";
+        return !s ? "not timed" : s.n === 1 ? `${ms(s.median)} (1 run)` : `${ms(s.median)} (${ms(s.min)}-${ms(s.max)})`;
       }).join(" | ")} |`);
       groups.push({
         label: rowLabel,
@@ -163,8 +164,8 @@ for (const b of ["leveldb", "sqlite"]) {
   });
   const lf = r.notes?.length || r.failures?.length ? `\nNotes from the run: ${[...(r.notes ?? []), ...(r.failures ?? []).map((f) => `failed, left out: ${f}`)].join("; ")}.\n` : "";
   blocks[`speed-${b}`] = `Measured ${day(r.date)} on commit \`${r.commit}\`, Chromium ${r.chromium}, ${r.machine}; load average ` +
-    `(1, 5, 15 min) ${r.loadAtStart} at the start, ${r.loadAtEnd} at the end. Runs per cell: ${r.reps.small} at 1 000 entries, ` +
-    `${r.reps.big} at 100 000 (each after a discarded warm-up at 1 000). Remake: \`bash scripts/bench.sh --backend ${b}\` ` +
+    `(1, 5, 15 min) ${r.loadAtStart} at the start, ${r.loadAtEnd} at the end. Runs per cell: ${r.reps.small} at 1 000 entries ` +
+    `(after a discarded warm-up run), ${r.reps.big} at 100 000. Remake: \`bash scripts/bench.sh --backend ${b}\` ` +
     `(this table and the chart); full output ${link(txt(file))}.\n${lf}\n` +
     `Time relative to raw IndexedDB (median / raw's median; lower is faster):\n\n${head}\n${rows.join("\n")}\n\n` +
     `![Speed relative to raw IndexedDB on ${BACKEND[b]}](benchmarks/${svgFile})\n\n` +
@@ -200,9 +201,9 @@ for (const b of ["leveldb", "sqlite"]) {
     }
     rows.push(`| the app's bundle, gzip -9 (brotli 11) | ${ids.map((id) => `${nf(r.bytes[id].gzip)} B${r.bytes[id].brotli ? ` (${nf(r.bytes[id].brotli)})` : ""}`).join(" | ")} |`);
     svgs["startup.svg"] = chart({
-      title: "Time to first get: from navigation to the first awaited get's value (ms, lower is sooner)",
+      title: "Time to first get: from navigation to the first awaited get's value (log scale, lower is sooner)",
       subtitle: `Chromium ${r.chromium}, ${day(r.date)}, commit ${r.commit}; median of ${r.reps} loads, the line the fastest to slowest; ${file}`,
-      groups, log: false, unit: "", legend: ids.map(label),
+      groups, log: true, unit: " ms", legend: ids.map(label),
     });
     blocks.startup = `Measured ${day(r.date)} on commit \`${r.commit}\`, Chromium ${r.chromium}, ${r.machine}; load average ` +
       `(1, 5, 15 min) ${r.loadAtStart} at the start, ${r.loadAtEnd} at the end. Median of ${r.reps} loads per library and ` +
