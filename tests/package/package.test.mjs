@@ -190,7 +190,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 /** The packed package ships what the entry needs and nothing of the build's leftovers. */
 test("the tarball: entry, typings, licences, metadata; no loose .wasm to locate", () => {
   const files = readdirSync(unpacked).sort();
-  for (const f of ["index.js", "index.d.ts", "idb_ttl.js", "idb_ttl_wasm.js", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "package.json", "snippets", "lite", "react"]) {
+  for (const f of ["index.js", "index.d.ts", "idb_ttl.js", "idb_ttl_wasm.js", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "package.json", "snippets", "lite", "react", "vue", "svelte"]) {
     assert.ok(files.includes(f), `the tarball lacks ${f}: ${files}`);
   }
   const lite = readdirSync(join(unpacked, "lite")).sort();
@@ -206,8 +206,16 @@ test("the tarball: entry, typings, licences, metadata; no loose .wasm to locate"
   assert.deepEqual(pkg.exports["./react"], { types: "./react/index.d.ts", default: "./react/index.js" });
   assert.deepEqual(pkg.exports["./lite/react"], { types: "./react/lite.d.ts", default: "./react/lite.js" });
   assert.deepEqual(readdirSync(join(unpacked, "react")).sort(), ["hooks.d.ts", "hooks.js", "index.d.ts", "index.js", "lite.d.ts", "lite.js"]);
-  assert.deepEqual(pkg.peerDependencies, { react: "^18.0.0 || ^19.0.0" });
-  assert.deepEqual(pkg.peerDependenciesMeta, { react: { optional: true } });
+  // The Vue composable and the Svelte store (tests/package/vue.test.mjs and svelte.test.mjs run
+  // them): their own files; Vue an optional peer, Svelte none (the store imports nothing of it).
+  assert.deepEqual(pkg.exports["./vue"], { types: "./vue/index.d.ts", default: "./vue/index.js" });
+  assert.deepEqual(pkg.exports["./lite/vue"], { types: "./vue/lite.d.ts", default: "./vue/lite.js" });
+  assert.deepEqual(readdirSync(join(unpacked, "vue")).sort(), ["composable.d.ts", "composable.js", "index.d.ts", "index.js", "lite.d.ts", "lite.js"]);
+  assert.deepEqual(pkg.exports["./svelte"], { types: "./svelte/index.d.ts", default: "./svelte/index.js" });
+  assert.deepEqual(pkg.exports["./lite/svelte"], { types: "./svelte/lite.d.ts", default: "./svelte/lite.js" });
+  assert.deepEqual(readdirSync(join(unpacked, "svelte")).sort(), ["index.d.ts", "index.js", "lite.d.ts", "lite.js", "store.d.ts", "store.js"]);
+  assert.deepEqual(pkg.peerDependencies, { react: "^18.0.0 || ^19.0.0", vue: "^3.3.0" });
+  assert.deepEqual(pkg.peerDependenciesMeta, { react: { optional: true }, vue: { optional: true } });
   assert.ok(pkg.sideEffects.includes("./lite/index.js"), "the lite entry wires its glue when imported");
   // Its typings declare none of what it lacks; the default's declare it all.
   const liteTypes = readFileSync(join(unpacked, "lite/index.d.ts"), "utf8");

@@ -6,7 +6,7 @@
 // an offer written in one tab shows in the other by the next frame, is gone at its expiry (within
 // 6 frames) from both parts with no call to the store meanwhile, and unmounting both parts (the
 // store's last two subscribers) stops the store's watch; server rendering (svelte/server's render
-// in Node) shows no value, without error. What is checked, and how, is in ./watch-app.mjs. Run by
+// in Node) shows no value, without error; the components of docs/svelte.md compile. What is checked, and how, is in ./watch-app.mjs. Run by
 // scripts/test.sh after scripts/build.sh.
 
 import { watchAppSuite } from "./watch-app.mjs";
@@ -20,4 +20,15 @@ watchAppSuite({
   },
   serverHtml: [/<p data-testid="offer"><i>Opening the store…<\/i><\/p>/, /<p data-testid="badge">Nothing on offer<\/p>/],
   alsoShown: [["badge", /^Nothing on offer$/]],
+  guide: {
+    page: "docs/svelte.md",
+    lang: "svelte",
+    check: `import { readFileSync } from "node:fs";
+import { compile } from "svelte/compiler";
+for (const file of process.argv.slice(2)) {
+  const { warnings } = compile(readFileSync(file, "utf8"), { filename: file, generate: "client" });
+  for (const w of warnings) console.log(\`\${file}: \${w.code}: \${w.message}\`);
+}
+`,
+  },
 });

@@ -5,7 +5,7 @@
 // offer written in one tab shows in the other by the next frame, is gone at its expiry (within 6
 // frames) with no call to the store meanwhile, and unmounting its component stops the store's
 // watch; server rendering (createSSRApp + vue/server-renderer in Node) shows no value, without
-// error. What is checked, and how, is in ./watch-app.mjs. Run by scripts/test.sh after
+// error; the components of docs/vue.md compile. What is checked, and how, is in ./watch-app.mjs. Run by scripts/test.sh after
 // scripts/build.sh.
 
 import { watchAppSuite } from "./watch-app.mjs";
@@ -19,4 +19,16 @@ watchAppSuite({
     "src/Offer.vue": [['from "idb-ttl/vue";', 'from "idb-ttl/lite/vue";']],
   },
   serverHtml: [/<p data-testid="offer"><i>Opening the store…<\/i><\/p>/],
+  guide: {
+    page: "docs/vue.md",
+    lang: "vue",
+    check: `import { readFileSync } from "node:fs";
+import { compileScript, parse } from "vue/compiler-sfc";
+for (const file of process.argv.slice(2)) {
+  const { descriptor, errors } = parse(readFileSync(file, "utf8"), { filename: file });
+  for (const e of errors) console.log(\`\${file}: \${e.message}\`);
+  compileScript(descriptor, { id: "guide", inlineTemplate: true, isProd: true }); // throws on an error
+}
+`,
+  },
 });

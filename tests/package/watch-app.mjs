@@ -14,7 +14,8 @@
 //   - with no call to the store's methods in tab A meanwhile (each counted: no polling) and the
 //     expired record still stored (autoReap: false: no reaper pass told it);
 //   - unmounting the parts that show it stops the store's watch (stats().watchedKeys 1 -> 0), and
-//     mounting them again shows what was written meanwhile.
+//     mounting them again shows what was written meanwhile;
+// and the components of the framework's guide (docs/vue.md, docs/svelte.md) compile.
 // The frames are the verdict (a loaded machine draws late, and that must not fail a test); the
 // milliseconds are printed beside them.
 
@@ -132,7 +133,7 @@ const framesBetween = (frames, from, to) => frames.filter((t) => t > from && t <
  * package.json it is built with, how its sources name the entries (rewritten for the lite app), and
  * what its server rendering must show.
  */
-export function watchAppSuite({ name, example, db, liteImports, serverHtml, ended = /^No offer$/, alsoShown = [] }) {
+export function watchAppSuite({ name, example, db, liteImports, serverHtml, guide, ended = /^No offer$/, alsoShown = [] }) {
   // By the next frame, within 6 frames: beside other page test files, at a raised priority, their
   // browsers cannot starve the ones timed here (as in react.test.mjs).
   raisePriority();
@@ -186,6 +187,21 @@ export function watchAppSuite({ name, example, db, liteImports, serverHtml, ende
     // The lite app holds the lite entry's wasm, not the default one's (about 150 kB smaller).
     const size = (dir) => statSync(join(dir, "dist/app.js")).size;
     assert.ok(size(liteApp) < size(app) - 100_000, `the lite app is the smaller (${size(liteApp)} B, default ${size(app)} B)`);
+  });
+
+  test(`${name}: the components of ${guide.page} compile with the app's ${name} compiler, without a warning`, () => {
+    // The guide's ts/js blocks are compiled against the typings by scripts/docs-check.mjs; its
+    // components are compiled here, each as a file of the app, by `guide.check` run in the app.
+    const blocks = [...readFileSync(join(ROOT, guide.page), "utf8").matchAll(new RegExp(`^\`\`\`${guide.lang}\n([^]*?)^\`\`\`$`, "gm"))].map((m) => m[1]);
+    assert.ok(blocks.length > 0, `${guide.page} has ${guide.lang} blocks`);
+    const files = blocks.map((code, i) => {
+      const file = `guide-${i + 1}.${guide.lang}`;
+      writeFileSync(join(app, file), code);
+      return file;
+    });
+    writeFileSync(join(app, "guide-check.mjs"), guide.check);
+    const { stdout, stderr } = run(process.execPath, ["guide-check.mjs", ...files], app);
+    assert.equal(stdout + stderr, "", `${guide.page}: the compiler said nothing`);
   });
 
   /** Runs `fn(openTab)` in `engine` with `dist` served; `openTab()` resolves to `{ eval }` once the app is ready. */
