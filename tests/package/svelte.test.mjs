@@ -6,8 +6,8 @@
 // an offer written in one tab shows in the other by the next frame, is gone at its expiry (within
 // 6 frames) from both parts with no call to the store meanwhile, and unmounting both parts (the
 // store's last two subscribers) stops the store's watch; server rendering (svelte/server's render
-// in Node) shows no value, without error; the components of docs/svelte.md compile. What is checked, and how, is in ./watch-app.mjs. Run by
-// scripts/test.sh after scripts/build.sh.
+// in Node) shows no value, without error; the components of docs/svelte.md compile. What is
+// checked, and how, is in ./watch-app.mjs. Run by scripts/test.sh after scripts/build.sh.
 
 import { watchAppSuite } from "./watch-app.mjs";
 
