@@ -5,8 +5,8 @@
 // offer written in one tab shows in the other by the next frame, is gone at its expiry (within 6
 // frames) with no call to the store meanwhile, and unmounting its component stops the store's
 // watch; server rendering (createSSRApp + vue/server-renderer in Node) shows no value, without
-// error; the components of docs/vue.md compile. What is checked, and how, is in ./watch-app.mjs. Run by scripts/test.sh after
-// scripts/build.sh.
+// error; the components of docs/vue.md compile. What is checked, and how, is in
+// ./watch-app.mjs. Run by scripts/test.sh after scripts/build.sh.
 
 import { watchAppSuite } from "./watch-app.mjs";
 
