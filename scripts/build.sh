@@ -49,7 +49,8 @@ echo "== wasm-pack build --release --target web --out-dir pkg/lite --no-pack --n
 wasm-pack build --release --target web --out-dir pkg/lite --no-pack --no-typescript -- --no-default-features </dev/null
 
 node --input-type=module - "$ROOT" <<'EOF'
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { gzipAsync } from "@gfx/zopfli";
 import { build, formatMessages } from "esbuild";
 import { pathToFileURL } from "node:url";
@@ -71,7 +72,9 @@ for (const dir of [pkg, `${pkg}/lite`]) {
   const fallback = "module_or_path = new URL('idb_ttl_bg.wasm', import.meta.url);";
   if (glue.split(fallback).length !== 2) throw new Error(`the wasm-bindgen glue no longer has: ${fallback}`);
   glue = glue.replace(fallback, 'throw new Error("idb-ttl: load the package through its entry, index.js or lite/index.js");');
-  writeFileSync(gluePath, oneImportPerSnippet(glue, gluePath));
+  glue = oneImportPerSnippet(glue, gluePath);
+  writeFileSync(gluePath, glue);
+  await shakeSnippets(dir, wasm, glue);
   for (const f of ["idb_ttl_bg.wasm", ".gitignore"]) {
     rmSync(`${dir}/${f}`, { force: true });
   }
@@ -101,6 +104,55 @@ function oneImportPerSnippet(glue, where) {
     if (keys !== 1) throw new Error(`${where}: ${module} is ${keys} keys of __wbg_get_imports, not one`);
   }
   return glue;
+}
+
+// Each entry's snippets keep only the exports something imports: the wasm (its import section
+// names each snippet function it calls), the glue's named imports and the snippets' imports of
+// one another. wasm-bindgen copies a snippet whole into both entries, and the glue hands the wasm
+// a snippet as a namespace object, which no bundler can shake; so without this the lite entry
+// would ship edge.js's readers of collections' documents, series' events and response headers,
+// which only the default entry's wasm calls (about 800 B gzip). esbuild drops what no kept export
+// reaches, and stops the build if a name imported is not exported (a snippet renamed under the
+// wasm). A snippet another imports as a namespace keeps everything.
+async function shakeSnippets(dir, wasm, glue) {
+  const files = (function list(d) {
+    return readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? list(join(d, n)) : n.endsWith(".js") ? [join(d, n)] : []));
+  })(join(dir, "snippets"));
+  const used = new Map(files.map((f) => [f, new Set()]));
+  const whole = new Set();
+  for (const { module, name } of WebAssembly.Module.imports(new WebAssembly.Module(wasm))) {
+    used.get(join(dir, module))?.add(name);
+  }
+  for (const [from, text] of [[dir, glue], ...files.map((f) => [dirname(f), readFileSync(f, "utf8")])]) {
+    for (const [, names, spec] of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g)) {
+      for (const n of names.split(",")) if (n.trim()) used.get(resolve(from, spec))?.add(n.trim().split(/\s+as\s+/)[0]);
+    }
+    // The glue's namespace imports are the wasm's import objects (the import line and one key
+    // of __wbg_get_imports); one used any other way keeps its snippet whole.
+    for (const [, ns, spec] of text.matchAll(/import\s*\*\s*as\s+(\w+)\s+from\s*["']([^"']+)["']/g)) {
+      if (from !== dir || text.split(new RegExp(`\\b${ns}\\b`)).length !== 3) whole.add(resolve(from, spec));
+    }
+  }
+  // Imports of other snippets stay imports, as written.
+  const external = (f) => ({
+    name: "other-snippets-external",
+    setup: (b) => b.onResolve({ filter: /^\./ }, (a) => (a.importer === f ? { path: a.path, external: true } : undefined)),
+  });
+  for (const [f, names] of used) {
+    if (whole.has(f)) continue;
+    // A snippet whose every export is used stays as it is.
+    const { metafile } = await build({ entryPoints: [f], bundle: true, format: "esm", write: false, metafile: true, logLevel: "silent", plugins: [external(f)] });
+    if (Object.values(metafile.outputs)[0].exports.every((e) => names.has(e))) continue;
+    await build({
+      stdin: { contents: `export { ${[...names].join(", ")} } from ${JSON.stringify(f)};`, resolveDir: dirname(f), loader: "js" },
+      outfile: f,
+      allowOverwrite: true,
+      bundle: true,
+      format: "esm",
+      logLevel: "silent",
+      plugins: [external(f)],
+    });
+  }
 }
 
 // The entries, each with the module both share (wire.js) bundled in; their glue and wasm stay

@@ -2,8 +2,10 @@
 //! may remove, in which batches, and the counters `stats()` reports. The IndexedDB adapter
 //! executes the plan; nothing here does I/O.
 
+#[cfg(feature = "full")]
 use crate::core::buckets::SeriesOptions;
 use crate::core::error::{Error, Result};
+#[cfg(feature = "full")]
 use crate::core::ttl_index::TtlIndex;
 use crate::core::window::Window;
 
@@ -111,9 +113,14 @@ pub struct PassInput<'a> {
     /// `archiveFor` of the key-value entries, in ms.
     pub archive_for_ms: Option<f64>,
     /// Each collection, in the order its turn runs, with its TTL index if it has one.
+    #[cfg(feature = "full")]
     pub collections: Vec<(&'a str, Option<&'a TtlIndex>)>,
     /// Each time series, in the order its turn runs.
+    #[cfg(feature = "full")]
     pub series: Vec<(&'a str, &'a SeriesOptions)>,
+    /// The lite entry's databases hold entries alone: it plans no collection or series turn.
+    #[cfg(not(feature = "full"))]
+    pub entries_only: core::marker::PhantomData<&'a ()>,
 }
 
 /// One turn of a pass: the records of `whose` expired (or, for an archive, past their delete

@@ -211,7 +211,10 @@ impl TtlIndex {
             // NaN and the infinities are not dates: never, as in MongoDB (a BigInt too large for
             // a number reads as an infinity, and is refused below).
             Value::Number(n) if !n.is_finite() => return Ok(None),
+            #[cfg(feature = "full")]
             Value::Number(n) | Value::BigInt(n, _) => n * self.unit.ms(),
+            #[cfg(not(feature = "full"))]
+            Value::Number(n) => n * self.unit.ms(),
             Value::Text(s) => return Ok(parse_expires_at(ExpiresAtInput::Text(s)).ok()),
             Value::Date(ms) => *ms,
             // MongoDB: an array expires on its earliest date; nested arrays are not dates.

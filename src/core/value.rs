@@ -32,7 +32,10 @@ pub enum Value {
     Record(Vec<(String, Value)>),
     /// A `Date`, as `getTime()` (NaN for an Invalid Date).
     Date(f64),
-    /// A `BigInt`, as the nearest number and as its decimal digits (`"-12"` for `-12n`).
+    /// A `BigInt`, as the nearest number and as its decimal digits (`"-12"` for `-12n`). Only
+    /// a collection's TTL field reads one as a number; the lite entry, which has no collections,
+    /// keeps a `BigInt` as [`Value::Other`] (`"-12n"`, the same in a message).
+    #[cfg(feature = "full")]
     BigInt(f64, String),
     /// Anything else, as the edge describes it: `"a function"`, `"5n"`, `"a Map"`,
     /// `"an HTMLDivElement"`, `"\"\\uD800\" (a lone surrogate)"`...
@@ -61,6 +64,7 @@ impl Value {
             Value::Text(s) => quote(s),
             Value::Date(ms) if ms.is_nan() => "an Invalid Date".into(),
             Value::Date(ms) => format!("Date({})", js_number(*ms)),
+            #[cfg(feature = "full")]
             Value::BigInt(_, digits) => format!("{digits}n"),
             Value::Other(text) => text.clone(),
         }
@@ -121,7 +125,10 @@ impl Value {
                     ("null", ..) => Value::Null,
                     ("date", Some(Value::Number(ms)), _) => Value::Date(*ms),
                     ("date", ..) => Value::Date(f64::NAN),
+                    #[cfg(feature = "full")]
                     ("bigint", Some(Value::Number(n)), Some(Value::Text(digits))) => Value::BigInt(*n, digits.clone()),
+                    #[cfg(not(feature = "full"))]
+                    ("bigint", _, Some(Value::Text(digits))) => Value::Other(format!("{digits}n")),
                     (_, Some(Value::Text(text)), _) => Value::Other(text.clone()),
                     (other, ..) => Value::Other(other.to_owned()),
                 };

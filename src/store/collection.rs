@@ -451,6 +451,7 @@ impl Collection {
 
     /// `collection.stats()`: live and expired documents counted now, this member's reaper
     /// counters for the collection, and its next scheduled run.
+    #[cfg(feature = "full")]
     pub async fn stats(&self) -> Result<(u32, u32, crate::core::reaper::CollectionCounters, Option<f64>)> {
         let live = self.count().await?;
         let expired = match self.ttl_index() {

@@ -19,7 +19,9 @@ use crate::channel::Channel;
 use crate::core::buckets::SeriesOptions;
 use crate::core::config::StoreConfig;
 use crate::core::error::{Error, Result};
-use crate::core::reaper::{CollectionCounters, ReaperStats};
+#[cfg(feature = "full")]
+use crate::core::reaper::CollectionCounters;
+use crate::core::reaper::ReaperStats;
 use crate::idb::{Conn, Got, Read, Step};
 use crate::timer::{now_ms, Leadership, ReaperTimer};
 
@@ -86,6 +88,7 @@ struct Inner {
     collections: RefCell<HashMap<String, Rc<RefCell<collection::State>>>>,
     series: RefCell<HashMap<String, Rc<RefCell<SeriesOptions>>>>,
     /// Each collection's reaper counters in this member (`collection.stats()`).
+    #[cfg(feature = "full")]
     collection_stats: RefCell<HashMap<String, CollectionCounters>>,
     /// `watch(key, listener)`: the watched keys, their listeners and the one expiry timer.
     watching: RefCell<Option<watch::Watching>>,
@@ -126,6 +129,7 @@ impl Store {
             channel: RefCell::new(None),
             collections: RefCell::new(HashMap::new()),
             series: RefCell::new(HashMap::new()),
+            #[cfg(feature = "full")]
             collection_stats: RefCell::new(HashMap::new()),
             watching: RefCell::new(None),
             observing: RefCell::new(None),

@@ -10,7 +10,9 @@ use wasm_bindgen::prelude::*;
 use super::{plain_object, Inner, Store};
 use crate::core::error::{Error, Result};
 use crate::core::reaper::{next_pass_in_ms, plan_pass, ArchiveId, OfferKind, PassInput, ReapLimits, ReapReport, ReaperStats, Turn, Whose};
-use crate::idb::{Conn, Definition, Expired, Offer};
+#[cfg(feature = "full")]
+use crate::idb::Definition;
+use crate::idb::{Conn, Expired, Offer};
 use crate::timer::{now_ms, sleep, ReaperTimer};
 
 impl Store {
@@ -81,24 +83,22 @@ impl Store {
         // default entry made a collection) fails the pass, and this member stops leading, so
         // that one of the default entry reaps it all.
         #[cfg(not(feature = "full"))]
-        let defs: Vec<Definition> = match Store::lite_fits(&self.0.name, &conn).await {
-            Ok(()) => Vec::new(),
-            Err(e) => {
-                self.pause_reaper();
-                return Err(e);
-            }
-        };
+        if let Err(e) = Store::lite_fits(&self.0.name, &conn).await {
+            self.pause_reaper();
+            return Err(e);
+        }
         // Scheduled collections (ttl_job_cron) whose run is not due wait; `due` are the runs
         // this pass makes.
         #[cfg(feature = "full")]
         let (not_due, mut due) = scheduled_runs(&conn, &defs, background, started).await?;
         #[cfg(not(feature = "full"))]
-        let (not_due, _) = (Vec::<&str>::new(), background);
+        let _ = background;
         // Which turns, in which order, offered or archived how: core's plan, over these
         // definitions.
         let input = PassInput {
             hook: hook.is_some(),
             archive_for_ms: self.archive_for_ms(),
+            #[cfg(feature = "full")]
             collections: defs
                 .iter()
                 .filter_map(|d| match d {
@@ -106,6 +106,7 @@ impl Store {
                     Definition::Series { .. } => None,
                 })
                 .collect(),
+            #[cfg(feature = "full")]
             series: defs
                 .iter()
                 .filter_map(|d| match d {
@@ -113,6 +114,8 @@ impl Store {
                     Definition::Collection { .. } => None,
                 })
                 .collect(),
+            #[cfg(not(feature = "full"))]
+            entries_only: core::marker::PhantomData,
         };
         let plan = plan_pass(&input, started);
         let turns: Vec<(&Turn<'_>, Expired)> = plan.iter().map(|turn| (turn, expired(turn, hook, started))).collect();
