@@ -15,8 +15,11 @@
 #   5. tsc -p tests/types                    typings: README examples compile, misuse fails
 #   6. node --test tests/page/               the demo: Chromium (playwright-core); essentials in
 #                                            Firefox and WebKit (WebDriver); as many files at a
-#                                            time as the machine's idle cores take, then the
-#                                            three that time the page, alone
+#                                            time as the machine's idle cores take, from the
+#                                            moment step 4 has made pkg/, beside the browser
+#                                            suite still running and the docs check
+#                                            (scripts/docs.sh); then, once all else has ended,
+#                                            the three that time the page, alone
 #   7. node --test tests/package/            the packed npm tarball in a Vite 8/7 app (dev, build,
 #                                            worker), Node SSR, a plain module page; the React
 #                                            app (examples/react-watch, Vite, React 19 and 18)
@@ -230,88 +233,18 @@ browser_chromium_lite() {
     WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium-shell.json" \
     "${STALL_GUARD[@]}" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --no-default-features --test browser --test browser_sw
 }
-# Three lanes side by side: Chromium on both backends and the lite suite in Chromium in one,
-# Firefox then WebKit in another, and in the third the host tests, the release build
-# (scripts/build.sh: pkg/ and www/pkg/, the size budgets) and the typings check. The browser
-# suites mostly wait on timers and IndexedDB, so the compiles fill the cores they leave idle; the
-# release build uses the release profile's directories and the host tests their own target dir
-# (cargo locks a profile's directory, not the whole target), so no lane waits on another's cargo.
-# Each lane's stages run one after another; its output is shown once all have ended; the stages'
-# logs and counts are as for any stage. BROWSER_LANES=1 runs everything one after another instead.
-counted_stages=(cargo-test browser-chromium browser-chromium-sqlite browser-firefox browser-webkit browser-chromium-lite)
-build_lane() {
-  run_stage cargo-test count_libtest env CARGO_TARGET_DIR="$ROOT/target/host" cargo test &&
-  run_stage build - bash scripts/build.sh &&
-  # The published declarations (pkg/index.d.ts) against the README's examples and known misuse.
-  run_stage types - tsc -p tests/types &&
-  run_stage docs - bash scripts/docs.sh
-}
-if [ "${BROWSER_LANES:-3}" = 1 ]; then
-  run_stage cargo-test count_libtest env CARGO_TARGET_DIR="$ROOT/target/host" cargo test
-  browser_chromium; browser_chromium_sqlite; browser_firefox; browser_webkit
-  run_stage build - bash scripts/build.sh
-  run_stage types - tsc -p tests/types
-  run_stage docs - bash scripts/docs.sh
-  browser_chromium_lite
-else
-  t_lanes=$SECONDS
-  # The test binaries are built once, before the lanes start, so that no lane waits on another's
-  # build (wasm-pack test builds, then runs).
-  run_stage browser-build - cargo test --target wasm32-unknown-unknown --no-run --test browser --test browser_sw
-  run_stage browser-build-lite - cargo test --target wasm32-unknown-unknown --no-run --no-default-features --test browser --test browser_sw
-  echo
-  echo "== test.sh [lanes]: Chromium (LevelDB, SQLite, lite) | Firefox, WebKit | host tests, release build, typings; output below once all end"
-  lanes=(lane-chromium lane-firefox-webkit lane-build)
-  lane_outs=()
-  for lane in "${lanes[@]}"; do lane_outs+=("$LOGS/$lane.out"); done
-  ( browser_chromium && browser_chromium_sqlite && browser_chromium_lite ) > "$LOGS/lane-chromium.out" 2>&1 &
-  lane_pids=($!)
-  ( browser_firefox && browser_webkit ) > "$LOGS/lane-firefox-webkit.out" 2>&1 &
-  lane_pids+=($!)
-  build_lane > "$LOGS/lane-build.out" 2>&1 &
-  lane_pids+=($!)
-  lane_rcs=()
-  for pid in "${lane_pids[@]}"; do
-    rc=0; wait "$pid" || rc=$?
-    lane_rcs+=("$rc")
-  done
-  cat "${lane_outs[@]}"
-  # The lanes ran in subshells: their counts are read back from the stages' logs.
-  failed_stage=""
-  for name in "${counted_stages[@]}"; do
-    log="$LOGS/$name.log"
-    [ -f "$log" ] || continue
-    read -r p f g < <(count_libtest "$log")
-    total_passed=$((total_passed + p))
-    total_failed=$((total_failed + f))
-    breakdown+=("$name: $p passed, $f failed, $g ignored;")
-  done
-  for name in "${counted_stages[@]}" build types docs; do
-    if grep -q "^== test.sh: stage '$name' FAILED" "${lane_outs[@]}"; then
-      failed_stage="${failed_stage:+$failed_stage, }$name"
-    fi
-  done
-  if [ "${lane_rcs[*]}" != "0 0 0" ]; then
-    echo
-    echo "== test.sh: lanes FAILED (exit ${lane_rcs[*]}) after $((SECONDS - t_lanes)) s"
-    summary "${failed_stage:-lanes}"
-    exit 1
-  fi
-  echo "== test.sh [lanes]: ok ($((SECONDS - t_lanes)) s)"
-fi
-
 # The page tests mostly wait (for expiries, reaper passes, reloads), each file on its own server
 # (a free port), browser profile (a fresh directory) and Redis (a free port): they run
 # PAGE_TEST_JOBS files at a time. By default that follows what the machine can take: one and a
-# half files per core left idle by everything else, measured over 2 s before the stage (3 on an
-# idle 2-core machine, 1 beside two CPU hogs), at least 1 and at most two per core. The files that
-# measure the page's own timing run after them, alone: jank.test.mjs fails on any long task
-# (> 50 ms), which a renderer starved of CPU by other files' browsers shows without the page
-# being at fault; demo-idle.test.mjs checks a session ends within a 200 ms tick of its time, and
-# demo-views.test.mjs that each row leaves its view within 0.6 s of its expiry. Work outside the
-# test command (another build, a CPU hog) would starve them the same way, so where the system
-# allows it (root, or CAP_SYS_NICE) they run at a raised CPU priority (nice -10): what they time is
-# then the page's own work, not the machine's other load.
+# half files per core left idle by work outside the test command, measured over 2 s before the
+# browser suites start (3 on an idle 2-core machine, 1 beside two CPU hogs), at least 1 and at most
+# two per core. The files that measure the page's own timing run at the end, alone:
+# jank.test.mjs fails on any long task (> 50 ms), which a renderer starved of CPU by other files'
+# browsers shows without the page being at fault; demo-idle.test.mjs checks a session ends within
+# a 200 ms tick of its time, and demo-views.test.mjs that each row leaves its view within 0.6 s of
+# its expiry. Work outside the test command (another build, a CPU hog) would starve them the same
+# way, so where the system allows it (root, or CAP_SYS_NICE) they run at a raised CPU priority
+# (nice -10): what they time is then the page's own work, not the machine's other load.
 # Tenths of a core left idle over 2 s (/proc/stat: the idle and iowait columns of the cpu line).
 idle_tenths() {
   local a b c d e f g h t1 i1 t2 i2
@@ -332,18 +265,106 @@ page_alone=(tests/page/jank.test.mjs tests/page/demo-idle.test.mjs tests/page/de
 # node's runner starts files in the order given, so the longest start first (the pool then ends
 # on short files, not on one long file with the other cores idle): the package tests (npm
 # installs, bundlers, three browsers: about 290 s), the Chromium hostile catalogue (its shards,
-# 2 at a time: about 100 s alone), the React example (npm installs), quota and the crash tests.
-# Every other file follows in name order.
+# 2 at a time: about 100 s alone), the React, Vue and Svelte examples (npm installs), quota and
+# the crash tests. Every other file follows in name order.
 page_first=(tests/package/package.test.mjs tests/page/chromium-hostile.test.mjs tests/package/react.test.mjs
+  tests/package/vue.test.mjs tests/package/svelte.test.mjs
   tests/page/quota.test.mjs tests/page/crash.test.mjs tests/page/crash-sqlite.test.mjs)
 page_shared=("${page_first[@]}")
 for f in tests/page/*.test.mjs tests/package/*.test.mjs; do
   case " ${page_alone[*]} ${page_first[*]} " in *" $f "*) ;; *) page_shared+=("$f") ;; esac
 done
-# The package tests (tests/package/) share the page tests' pool of files: they mostly wait on npm,
-# Vite and browsers too. The crash test runs on both IndexedDB backends of Chromium
-# (crash.test.mjs on LevelDB, crash-sqlite.test.mjs on SQLite).
-NO_SKIPS=1 run_stage page-test count_node node --test --test-concurrency="$PAGE_TEST_JOBS" "${page_shared[@]}"
+# page_pool: the page and package tests but the timing files, in one pool of PAGE_TEST_JOBS. The
+# package tests (tests/package/) share it: they mostly wait on npm, bundlers and browsers too. The
+# crash test runs on both IndexedDB backends of Chromium (crash.test.mjs on LevelDB,
+# crash-sqlite.test.mjs on SQLite).
+page_pool() {
+  NO_SKIPS=1 run_stage page-test count_node node --test --test-concurrency="$PAGE_TEST_JOBS" "${page_shared[@]}"
+}
+
+# Four lanes side by side: Chromium on both backends and the lite suite in Chromium in one,
+# Firefox then WebKit in another, in the third the host tests, the release build
+# (scripts/build.sh: pkg/ and www/pkg/, the size budgets) and the typings check, then, once that
+# has made pkg/, the page and package tests in the foreground and the docs check (scripts/docs.sh)
+# beside them. The browser suites and the page tests mostly wait on timers, IndexedDB and
+# browsers, so the compiles fill the cores they leave idle; the release build uses the release
+# profile's directories and the host tests their own target dir (cargo locks a profile's
+# directory, not the whole target), so no lane waits on another's cargo. The timing files run
+# last, once every lane has ended. Each lane's stages run one after another; a background lane's
+# output is shown once it has ended; the stages' logs and counts are as for any stage.
+# BROWSER_LANES=1 runs everything one after another instead.
+counted_stages=(cargo-test browser-chromium browser-chromium-sqlite browser-firefox browser-webkit browser-chromium-lite)
+build_lane() {
+  run_stage cargo-test count_libtest env CARGO_TARGET_DIR="$ROOT/target/host" cargo test &&
+  run_stage build - bash scripts/build.sh &&
+  # The published declarations (pkg/index.d.ts) against the README's examples and known misuse.
+  run_stage types - tsc -p tests/types
+}
+if [ "${BROWSER_LANES:-4}" = 1 ]; then
+  run_stage cargo-test count_libtest env CARGO_TARGET_DIR="$ROOT/target/host" cargo test
+  browser_chromium; browser_chromium_sqlite; browser_firefox; browser_webkit
+  run_stage build - bash scripts/build.sh
+  run_stage types - tsc -p tests/types
+  run_stage docs - bash scripts/docs.sh
+  browser_chromium_lite
+  page_pool
+else
+  t_lanes=$SECONDS
+  # The test binaries are built once, before the lanes start, so that no lane waits on another's
+  # build (wasm-pack test builds, then runs).
+  run_stage browser-build - cargo test --target wasm32-unknown-unknown --no-run --test browser --test browser_sw
+  run_stage browser-build-lite - cargo test --target wasm32-unknown-unknown --no-run --no-default-features --test browser --test browser_sw
+  echo
+  echo "== test.sh [lanes]: Chromium (LevelDB, SQLite, lite) | Firefox, WebKit | host tests, release build, typings, then the page tests and the docs check; background lanes' output below once they end"
+  lanes=(lane-chromium lane-firefox-webkit lane-build)
+  lane_outs=()
+  for lane in "${lanes[@]}"; do lane_outs+=("$LOGS/$lane.out"); done
+  ( browser_chromium && browser_chromium_sqlite && browser_chromium_lite ) > "$LOGS/lane-chromium.out" 2>&1 &
+  lane_pids=($!)
+  ( browser_firefox && browser_webkit ) > "$LOGS/lane-firefox-webkit.out" 2>&1 &
+  lane_pids+=($!)
+  # A stage that fails in the foreground ends the command: the lanes still running go with it.
+  trap 'kill "$RUNNER_PROXY" 2>/dev/null || true; for p in "${lane_pids[@]}"; do pkill -P "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; true' EXIT
+  build_rc=0
+  build_lane > "$LOGS/lane-build.out" 2>&1 || build_rc=$?
+  cat "$LOGS/lane-build.out"
+  if [ "$build_rc" -eq 0 ]; then
+    run_stage docs - bash scripts/docs.sh > "$LOGS/lane-docs.out" 2>&1 &
+    lane_pids+=($!)
+    lane_outs+=("$LOGS/lane-docs.out")
+    page_pool
+  fi
+  lane_rcs=()
+  for pid in "${lane_pids[@]}"; do
+    rc=0; wait "$pid" || rc=$?
+    lane_rcs+=("$rc")
+  done
+  cat "$LOGS/lane-chromium.out" "$LOGS/lane-firefox-webkit.out"
+  [ "$build_rc" -ne 0 ] || cat "$LOGS/lane-docs.out"
+  # The lanes ran in subshells: their counts are read back from the stages' logs.
+  failed_stage=""
+  for name in "${counted_stages[@]}"; do
+    log="$LOGS/$name.log"
+    [ -f "$log" ] || continue
+    read -r p f g < <(count_libtest "$log")
+    total_passed=$((total_passed + p))
+    total_failed=$((total_failed + f))
+    breakdown+=("$name: $p passed, $f failed, $g ignored;")
+  done
+  for name in "${counted_stages[@]}" build types docs; do
+    if grep -q "^== test.sh: stage '$name' FAILED" "${lane_outs[@]}"; then
+      failed_stage="${failed_stage:+$failed_stage, }$name"
+    fi
+  done
+  if [ "$build_rc" -ne 0 ] || [ "${lane_rcs[*]}" != "${lane_rcs[*]//[1-9]/}" ]; then
+    echo
+    echo "== test.sh: lanes FAILED (exit $build_rc ${lane_rcs[*]}) after $((SECONDS - t_lanes)) s"
+    summary "${failed_stage:-lanes}"
+    exit 1
+  fi
+  echo "== test.sh [lanes]: ok ($((SECONDS - t_lanes)) s)"
+fi
+
 alone_prio=()
 if nice -n -10 true 2>/dev/null; then alone_prio=(nice -n -10); fi
 NO_SKIPS=1 run_stage page-test-alone count_node "${alone_prio[@]}" node --test --test-concurrency=1 "${page_alone[@]}"
