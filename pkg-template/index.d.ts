@@ -73,6 +73,9 @@ export interface StoreOptions {
    * `TimeoutError`, in milliseconds, 1 to 2147483647. Default: 30000. A transaction that touches
    * more than one record and has answered once is running and is never aborted for being slow
    * (a million-entry `setMany` commits for minutes): only one that gets no answer times out.
+   * Until its first answer a transaction cannot be told from a stuck one, so a browser too busy
+   * to answer (a loaded phone, a page under heavy work) counts as no answer: keep `timeoutMs` in
+   * seconds, well above the slowest first answer your users' devices give.
    */
   timeoutMs?: number;
   //#full: not in idb-ttl/lite
