@@ -243,10 +243,19 @@ for (const b of ["leveldb", "sqlite"]) {
 // ---------------------------------------------------------------- the whole command
 {
   const hit = newest("bench-sh");
-  blocks.run = !hit ? "No whole run recorded yet." :
+  const loads = ["speed-leveldb", "speed-sqlite", "startup"].map(newest).filter(Boolean)
+    .flatMap(({ r }) => [r.loadAtStart, r.loadAtEnd]).map((l) => Number(String(l).split(",")[0]));
+  const lo = Math.min(...loads), hi = Math.max(...loads);
+  const load = !loads.length ? "" : hi > 1.5
+    ? ` Other work ran on the machine beside these measurements (the 1-minute load average was between ${lo.toFixed(1)} and ` +
+      `${hi.toFixed(1)} at the starts and ends of the runs above, on 2 cores): absolute times are longer and more spread ` +
+      "than on an idle machine, and the ratios within a session hold better than the times."
+    : ` The machine was otherwise idle (the 1-minute load average between ${lo.toFixed(1)} and ${hi.toFixed(1)} at the starts and ends of the runs above).`;
+  blocks.run = (!hit ? "No whole run recorded yet." :
     `The last whole run, \`bash scripts/bench.sh\` (build, speed on both backends, time to first get, bytes, ` +
     `this page), took **${nf(hit.r.elapsedS)} s (${(hit.r.elapsedS / 60).toFixed(0)} minutes)** on ${day(hit.r.date)}, commit ` +
-    `\`${hit.r.commit}\`${hit.r.build ? "" : " (no build)"}; load average (1, 5, 15 min) at its end ${hit.r.load}.`;
+    `\`${hit.r.commit}\`${hit.r.build ? "" : " (no build)"}; load average (1, 5, 15 min) at its end ` +
+    `${String(hit.r.load).trim().split(/[\s,]+/).join(", ")}.`) + load;
 }
 
 // ---------------------------------------------------------------- write
