@@ -42,7 +42,7 @@ export function leadership(name, onGranted) {
 // then stay in their own context).
 //
 // Posting costs the sender a structured clone and a message to the browser (figures in
-// docs/benchmarks.md), so events are posted only while another member is known. Members say
+// docs/contributing/benchmark-notebook.md), so events are posted only while another member is known. Members say
 // "hello" when they join (answered by "here") and "bye" when they close; a member that vanished
 // without a word stays known, which costs posts, never events. An event that found no member is
 // kept for a few seconds, with its time, and sent to a member whose hello or here shows its

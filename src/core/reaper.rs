@@ -19,7 +19,7 @@ pub const DEFAULT_BATCH_SIZE: u32 = 500;
 /// The largest batch a turn's batches grow to without a `batchSize` option: the first is the
 /// batch size, and each full one (more may be waiting) doubles the next, up to this (or the batch
 /// size, if larger); the rate limit and the pass's and the collection's caps still cut any batch
-/// ([`ReapLimits::next_batch`]). Fewer transactions drain a backlog faster (docs/benchmarks.md).
+/// ([`ReapLimits::next_batch`]). Fewer transactions drain a backlog faster (docs/contributing/benchmark-notebook.md).
 pub const MAX_GROWN_BATCH: u32 = 4_000;
 /// Default number of records a reaper step looks up at once (CockroachDB's
 /// `ttl_select_batch_size`): a batch of `batchSize` removals reads its keys in such steps.

@@ -16,7 +16,7 @@
 //! The price is on writes: a `set` must remove the key's old record when the expiry changes.
 //! Expiry hints (what this connection last saw of a key) and putting first, looking up only when
 //! the unique index refuses the put, keep that off the common path. The measured comparison with
-//! the key-ordered layout is in `docs/benchmarks.md`.
+//! the key-ordered layout is in `docs/contributing/benchmark-notebook.md`.
 //!
 //! # Rooms
 //! - `schema`: the stores, their versions, opening and upgrading.

@@ -267,7 +267,7 @@ impl<'c> Run<'c> {
 
     /// Asks the transaction to commit once the requests made so far have answered, without
     /// waiting for it: no more requests can be made. Early, while they are still pending, this
-    /// costs Chromium a fraction of what it costs once they have answered (docs/benchmarks.md);
+    /// costs Chromium a fraction of what it costs once they have answered (docs/contributing/benchmark-notebook.md);
     /// and the transaction is not aborted when dropped.
     pub fn commit_now(&mut self) {
         if let Some(tx) = self.tx.take() {
@@ -278,7 +278,7 @@ impl<'c> Run<'c> {
     /// Waits for a write to commit. It is asked to commit once it has answered a request (the
     /// probe, its first, if nothing else was awaited): a transaction that never starts is aborted
     /// by the watchdog rather than committed blind, and one that runs is asked while its later
-    /// requests are still pending, the cheapest moment (docs/benchmarks.md). A read is asked to
+    /// requests are still pending, the cheapest moment (docs/contributing/benchmark-notebook.md). A read is asked to
     /// commit and not waited for.
     pub async fn done(mut self) -> Result<()> {
         if !self.write {
