@@ -5,8 +5,9 @@
 #                                 committed docs/reference/; every ts/js/tsx/jsx block of README.md
 #                                 and docs/*.md compiles under tsc --strict against the package's
 #                                 typings; every relative link and #fragment of the Markdown resolves
-#                                 and the contributors' Rust documentation (cargo doc with private
-#                                 items, both entries' features) builds without a warning
+#                                 and the Rust documentation builds without a warning: the
+#                                 contributors' (cargo doc with private items, both entries'
+#                                 features) and the users' page (cargo doc, no private items)
 #   bash scripts/docs.sh build    writes the API reference into docs/reference/ (commit it)
 # Needs the root npm dev dependencies and the wasm target (scripts/setup.sh); builds nothing else
 # (cargo doc reads the crate and its dependencies' metadata, in target/rustdoc/).
@@ -44,11 +45,18 @@ case "${1:-check}" in
     node scripts/docs-check.mjs blocks
     node scripts/docs-check.mjs links
     # Its own target directory: the browser lanes running beside this use target/'s dev profile.
-    for features in --features=full --no-default-features; do
-      RUSTDOCFLAGS="-D warnings" CARGO_TARGET_DIR="$ROOT/target/rustdoc" \
-        cargo doc --quiet --no-deps --document-private-items --target wasm32-unknown-unknown "$features" </dev/null
+    for features in --features=full,js --features=js; do
+      RUSTDOCFLAGS="-D warnings --cfg idb_ttl_internals" CARGO_TARGET_DIR="$ROOT/target/rustdoc" \
+        cargo doc --quiet --no-deps --document-private-items --target wasm32-unknown-unknown --no-default-features "$features" </dev/null
     done
     echo "rustdoc: cargo doc --document-private-items, default and lite features, no warning"
+    # The users' page (what docs.rs shows): the Rust API without private items, as a Rust app
+    # builds it (no JavaScript bindings), then with the default features.
+    for features in --features=full --features=full,js; do
+      RUSTDOCFLAGS="-D warnings" CARGO_TARGET_DIR="$ROOT/target/rustdoc-users" \
+        cargo doc --quiet --no-deps --target wasm32-unknown-unknown --no-default-features "$features" </dev/null
+    done
+    echo "rustdoc: cargo doc (the users' page), with and without the JavaScript bindings, no warning"
     ;;
   *)
     echo "usage: bash scripts/docs.sh [check|build]" >&2

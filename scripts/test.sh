@@ -231,7 +231,7 @@ browser_chromium_lite() {
   RETRY_IF=page_never_loaded run_stage browser-chromium-lite count_libtest \
     env -u GECKODRIVER -u SAFARIDRIVER CHROMEDRIVER=/usr/bin/chromedriver \
     WASM_BINDGEN_TEST_WEBDRIVER_JSON="$LOGS/webdriver-chromium-shell.json" \
-    "${STALL_GUARD[@]}" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --no-default-features --test browser --test browser_sw
+    "${STALL_GUARD[@]}" wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --no-default-features --features js --test browser --test browser_sw
 }
 # The page tests mostly wait (for expiries, reaper passes, reloads), each file on its own server
 # (a free port), browser profile (a fresh directory) and Redis (a free port): they run
@@ -313,7 +313,7 @@ else
   # The test binaries are built once, before the lanes start, so that no lane waits on another's
   # build (wasm-pack test builds, then runs).
   run_stage browser-build - cargo test --target wasm32-unknown-unknown --no-run --test browser --test browser_sw
-  run_stage browser-build-lite - cargo test --target wasm32-unknown-unknown --no-run --no-default-features --test browser --test browser_sw
+  run_stage browser-build-lite - cargo test --target wasm32-unknown-unknown --no-run --no-default-features --features js --test browser --test browser_sw
   echo
   echo "== test.sh [lanes]: Chromium (LevelDB, SQLite, lite) | Firefox, WebKit | host tests, release build, typings, then the page tests and the docs check; background lanes' output below once they end"
   lanes=(lane-chromium lane-firefox-webkit lane-build)

@@ -53,6 +53,8 @@ mod observe;
 mod reaper;
 #[path = "browser/resilience.rs"]
 mod resilience;
+#[path = "browser/rust_api.rs"]
+mod rust_api;
 #[cfg(feature = "full")]
 #[path = "browser/series.rs"]
 mod series;

@@ -6,8 +6,16 @@
 //! the store's `error` events.
 
 /// Everything that can go wrong in idb-ttl. Each message names the value or the cause and,
-/// where the caller can act, how to fix it.
+/// where the caller can act, how to fix it. [`Error::js_name`] is the JavaScript API's name of
+/// each (`TypeError`, `QuotaExceededError`, `StoreClosedError`...).
+///
+/// ```
+/// let e = idb_ttl::Error::Closed { db: "app-cache".into(), why: "close() was called".into() };
+/// assert_eq!(e.js_name(), "StoreClosedError");
+/// assert!(e.to_string().contains("app-cache"));
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A value of the wrong type or an unparsable string (a JS `TypeError`).
     #[error("{0}")]

@@ -33,13 +33,13 @@ pub async fn open(name: &str, options: JsValue) -> JsValue {
 
 /// `TtlStore.open` whose error the test wants to see.
 pub async fn try_open(name: &str, options: JsValue) -> Result<JsValue, JsValue> {
-    resolve(idb_ttl::TtlStore::open(name.into(), options).into()).await
+    resolve(idb_ttl::js::TtlStore::open(name.into(), options).into()).await
 }
 
 /// `TtlStore.open` with a name given as a JS value (a string Rust cannot hold, e.g. a lone
 /// surrogate).
 pub async fn try_open_js(name: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    resolve(idb_ttl::TtlStore::open(name, options).into()).await
+    resolve(idb_ttl::js::TtlStore::open(name, options).into()).await
 }
 
 /// Opens a store whose reaper never runs on its own.
@@ -103,7 +103,7 @@ pub async fn sleep(ms: u32) {
 
 /// Deletes the database after a test.
 pub async fn destroy(name: &str) {
-    resolve(idb_ttl::TtlStore::destroy(name.into()).into()).await.expect("destroy");
+    resolve(idb_ttl::js::TtlStore::destroy(name.into()).into()).await.expect("destroy");
 }
 
 /// Every record physically stored in the `entries` object store, read with plain IndexedDB
