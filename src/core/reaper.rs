@@ -547,6 +547,8 @@ mod tests {
         assert_eq!(s.removed_total, 7);
     }
 
+    /// Plans over collections and series: the default entry's (the lite entry plans entries alone).
+    #[cfg(feature = "full")]
     mod plan {
         use super::super::*;
         use crate::core::buckets::Granularity;

@@ -341,7 +341,8 @@ impl TtlIndex {
     }
 }
 
-#[cfg(test)]
+// TTL indexes are collections', which the lite entry (no `full` feature) does not have.
+#[cfg(all(test, feature = "full"))]
 mod tests {
     use super::*;
     use Value::{Date as DateMs, List as Array, Number, Text};
