@@ -263,11 +263,12 @@ if [ -z "${PAGE_TEST_JOBS:-}" ]; then
 fi
 page_alone=(tests/page/jank.test.mjs tests/page/demo-idle.test.mjs tests/page/demo-views.test.mjs)
 # node's runner starts files in the order given, so the longest start first (the pool then ends
-# on short files, not on one long file with the other cores idle): the package tests (npm
-# installs, bundlers, three browsers: about 290 s), the Chromium hostile catalogue (its shards,
-# 2 at a time: about 100 s alone), the React, Vue and Svelte examples (npm installs), quota and
-# the crash tests. Every other file follows in name order.
-page_first=(tests/package/package.test.mjs tests/page/chromium-hostile.test.mjs tests/package/react.test.mjs
+# on short files, not on one long file with the other cores idle): the Leptos example (its cold
+# build of Leptos, about 3.5 min), the package tests (npm installs, bundlers, three browsers:
+# about 290 s), the Chromium hostile catalogue (its shards, 2 at a time: about 100 s alone), the
+# React, Vue and Svelte examples (npm installs), quota and the crash tests. Every other file
+# follows in name order.
+page_first=(tests/package/leptos.test.mjs tests/package/package.test.mjs tests/page/chromium-hostile.test.mjs tests/package/react.test.mjs
   tests/package/vue.test.mjs tests/package/svelte.test.mjs
   tests/page/quota.test.mjs tests/page/crash.test.mjs tests/page/crash-sqlite.test.mjs)
 page_shared=("${page_first[@]}")
