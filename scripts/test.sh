@@ -325,9 +325,13 @@ else
   ( browser_firefox && browser_webkit ) > "$LOGS/lane-firefox-webkit.out" 2>&1 &
   lane_pids+=($!)
   # A stage that fails in the foreground ends the command: the lanes still running go with it.
-  trap 'kill "$RUNNER_PROXY" 2>/dev/null || true; for p in "${lane_pids[@]}"; do pkill -P "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; true' EXIT
+  # (Each command of the trap may fail, a lane already gone: under set -e that would make the
+  # command's exit status 1, so none may.)
+  trap 'kill "$RUNNER_PROXY" 2>/dev/null || true; for p in "${lane_pids[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done' EXIT
   build_rc=0
-  build_lane > "$LOGS/lane-build.out" 2>&1 || build_rc=$?
+  # In a subshell, as the other lanes: a failing stage's exit ends the lane, not the command
+  # before its output is shown; its counts are read back from the logs below.
+  ( build_lane ) > "$LOGS/lane-build.out" 2>&1 || build_rc=$?
   cat "$LOGS/lane-build.out"
   if [ "$build_rc" -eq 0 ]; then
     run_stage docs - bash scripts/docs.sh > "$LOGS/lane-docs.out" 2>&1 &
