@@ -45,6 +45,8 @@ case "${1:-check}" in
     node scripts/docs-check.mjs blocks
     node scripts/docs-check.mjs links
     # Its own target directory: the browser lanes running beside this use target/'s dev profile.
+    # One for every pass: RUSTDOCFLAGS is not in the dependencies' fingerprints, so the four
+    # passes share one check build of them (a second directory built them again: 75 s of CPU).
     for features in --features=full,js --features=js; do
       RUSTDOCFLAGS="-D warnings --cfg idb_ttl_internals" CARGO_TARGET_DIR="$ROOT/target/rustdoc" \
         cargo doc --quiet --no-deps --document-private-items --target wasm32-unknown-unknown --no-default-features "$features" </dev/null
@@ -53,7 +55,7 @@ case "${1:-check}" in
     # The users' page (what docs.rs shows): the Rust API without private items, as a Rust app
     # builds it (no JavaScript bindings), then with the default features.
     for features in --features=full --features=full,js; do
-      RUSTDOCFLAGS="-D warnings" CARGO_TARGET_DIR="$ROOT/target/rustdoc-users" \
+      RUSTDOCFLAGS="-D warnings" CARGO_TARGET_DIR="$ROOT/target/rustdoc" \
         cargo doc --quiet --no-deps --target wasm32-unknown-unknown --no-default-features "$features" </dev/null
     done
     echo "rustdoc: cargo doc (the users' page), with and without the JavaScript bindings, no warning"

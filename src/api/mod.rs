@@ -4,6 +4,8 @@
 //! would store them), each verb becomes the store's [`Read`] or [`Change`], and errors stay
 //! [`Error`]s. Nothing here is reachable from the JavaScript exports.
 
+#[cfg(feature = "full")]
+mod collection;
 mod stream;
 mod types;
 
@@ -11,6 +13,8 @@ pub use stream::Event;
 use stream::{Events, Watch};
 use futures_core::Stream;
 pub use types::{Expiry, Key, Options};
+#[cfg(feature = "full")]
+pub use collection::{Collection, CollectionOptions, Granularity, Period, Query, SeriesOptions, Tier, Time, TimeSeries, TtlIndex};
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! The JS edge never hands user objects to the core: it copies an argument first (every property
 //! read once, inside a try/catch, so a throwing getter or a revoked Proxy becomes an error, never
 //! an exception in wasm), tags what is not plain data (a `Date`, a function, a `Map`, a DOM
-//! node...), and `js::convert::read` brings the copy in as a [`Value`]. Option objects are then
+//! node...), and `convert::read` brings the copy in as a [`Value`]. Option objects are then
 //! read by [`options`], whose errors are worded like every other message here: the option's
 //! name, the value as written in JS, and what is accepted. The host tests build `Value`s directly.
 

@@ -13,7 +13,7 @@ mod archive;
 mod backup;
 #[cfg(feature = "full")]
 mod collection;
-pub mod convert;
+#[cfg(idb_ttl_npm)] pub mod convert; #[cfg(not(idb_ttl_npm))] pub use crate::convert; // one line: see lib.rs
 #[cfg(feature = "full")]
 pub mod http;
 pub mod storage;

@@ -49,7 +49,7 @@ pub struct DocIn {
     pub doc: JsValue,
 }
 
-/// How the JS edge reads documents (`js::convert::docs`): `(what, documents, key_path,
+/// How the JS edge reads documents (`convert::docs`): `(what, documents, key_path,
 /// reference_field)`. Passed in, so that the store reads stored documents again (a new TTL
 /// index keys them by its field) without depending on the layer above it.
 pub type DocReader = fn(&str, &Array, &str, Option<&str>) -> Result<Vec<DocIn>>;

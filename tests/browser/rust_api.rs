@@ -296,3 +296,267 @@ async fn one_database_format_with_the_javascript_class() {
     call(&js_store, "close", &[]).await;
     destroy(&name).await;
 }
+
+#[cfg(feature = "full")]
+mod collections {
+    //! `TtlStore::collection` and `TtlStore::time_series` (feature `full`): serde documents and
+    //! events, the JavaScript API's checks and messages, one format with the JavaScript class.
+
+    use super::*;
+    use idb_ttl::{Collection, CollectionOptions, Granularity, Query, SeriesOptions, Tier, TimeSeries, TtlIndex};
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Login {
+        id: String,
+        at: f64,
+        #[serde(default)]
+        n: u32,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Reading {
+        sensor: String,
+        at: At,
+        celsius: f64,
+    }
+
+    /// A reading's time: Unix seconds or an ISO-8601 string, as the series takes both.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum At {
+        Secs(f64),
+        Iso(String),
+    }
+
+    fn secs_now() -> f64 {
+        (now() / 1000.0).floor()
+    }
+
+    fn login(id: &str, at: f64) -> Login {
+        Login { id: id.into(), at, n: 0 }
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_field_ttl_index_hides_expired_documents_and_every_verb_answers_in_rust_types() {
+        let name = db_name("rust-collection");
+        let s = open_rust(&name).await;
+        let logins: Collection<Login> =
+            s.collection("logins", CollectionOptions::default().ttl_index(TtlIndex::field("at", Duration::from_secs(3600)))).await.unwrap();
+        assert_eq!((logins.name(), logins.key_path()), ("logins", "id"));
+        let t = secs_now();
+        logins.put(&login("ada", t)).await.unwrap();
+        logins.put_many([&login("bob", t - 7200.0), &login("cy", t - 60.0)]).await.unwrap();
+        assert_eq!(logins.get("ada").await.unwrap(), Some(login("ada", t)));
+        assert_eq!(logins.get("bob").await.unwrap(), None, "two hours old under a one-hour index: expired, never returned");
+        assert_eq!(logins.count().await.unwrap(), 2);
+        assert_eq!(logins.values().await.unwrap(), vec![login("ada", t), login("cy", t - 60.0)], "id order, live only");
+        assert_eq!(logins.get_many(["cy", "bob", "nobody"]).await.unwrap(), vec![Some(login("cy", t - 60.0)), None, None]);
+        assert_eq!(logins.expires_at("ada").await.unwrap(), Some(Some(t + 3600.0)));
+        assert_eq!(logins.expires_at("bob").await.unwrap(), None);
+
+        // update: atomic, the TTL field of the new document sets its expiry; None removes it.
+        let bumped = logins.update("cy", |d: Option<Login>| d.map(|d| Login { at: t + 60.0, n: d.n + 1, ..d })).await.unwrap();
+        assert_eq!(bumped, Some(Login { id: "cy".into(), at: t + 60.0, n: 1 }));
+        assert_eq!(logins.expires_at("cy").await.unwrap(), Some(Some(t + 3660.0)));
+        let moved = logins.update("cy", |d: Option<Login>| d.map(|d| Login { id: "zed".into(), ..d })).await.unwrap_err();
+        assert!(matches!(&moved, Error::InvalidType(m) if m.contains("collection \"logins\" update(\"cy\")") && m.contains("\"zed\"") && m.contains("nothing was written")), "{moved}");
+        assert_eq!(logins.get("zed").await.unwrap(), None);
+        assert_eq!(logins.update("cy", |_: Option<Login>| None).await.unwrap(), None);
+        assert_eq!(logins.get("cy").await.unwrap(), None);
+
+        // Bad documents are refused by the JavaScript API's reader, naming them; nothing written.
+        let ms = logins.put_many([&login("dan", t), &login("eve", now())]).await.unwrap_err();
+        let text = ms.to_string();
+        assert!(matches!(ms, Error::OutOfRange(_)) && text.contains("\"eve\"") && text.contains("after year 9999") && text.contains("unit: \"ms\""), "{text}");
+        assert_eq!(logins.get("dan").await.unwrap(), None, "all or nothing");
+        let no_id: Collection<Session> = s.collection("logins", CollectionOptions::default()).await.unwrap();
+        let e = no_id.put(&Session { user: 1, name: "x".into() }).await.unwrap_err();
+        assert!(matches!(&e, Error::InvalidType(m) if m.contains("\"id\"")), "{e}");
+
+        // A document that does not deserialize as D names its collection.
+        let wrong: Collection<Session> = s.collection("logins", CollectionOptions::default()).await.unwrap();
+        let e = wrong.values().await.unwrap_err();
+        assert!(matches!(&e, Error::InvalidType(m) if m.contains("collection \"logins\"")), "{e}");
+
+        assert!(logins.delete("ada").await.unwrap());
+        assert!(!logins.delete("ada").await.unwrap());
+        logins.put_many([&login("a", t), &login("b", t)]).await.unwrap();
+        assert_eq!(logins.delete_many(["a", "b", "bob"]).await.unwrap(), 2, "bob was expired: not counted");
+        logins.set_expire_after("P1D").await.unwrap();
+        logins.put(&login("old", t - 7200.0)).await.unwrap();
+        assert_eq!(logins.get("old").await.unwrap(), Some(login("old", t - 7200.0)), "a day now");
+        assert!(logins.drop_ttl_index().await.unwrap());
+        assert!(!logins.drop_ttl_index().await.unwrap());
+        logins.clear().await.unwrap();
+        assert_eq!(logins.count().await.unwrap(), 0);
+        s.close();
+        destroy(&name).await;
+    }
+
+    #[wasm_bindgen_test]
+    async fn options_are_checked_by_the_javascript_api_s_rules() {
+        let name = db_name("rust-collection-options");
+        let s = open_rust(&name).await;
+        let bad = |o: CollectionOptions| {
+            let s = s.clone();
+            async move { s.collection::<Login>("c", o).await.map(|_| ()).unwrap_err().to_string() }
+        };
+        let e = bad(CollectionOptions::default().ttl_index(TtlIndex::field("at", "3600"))).await;
+        assert!(e.contains("\"3600\""), "a number without a unit: {e}");
+        let e = bad(CollectionOptions::default().ttl_index(TtlIndex::field("at", "P1D").unit("minutes"))).await;
+        assert!(e.contains("ttlIndex.unit") && e.contains("\"minutes\""), "{e}");
+        let e = bad(CollectionOptions::default().ttl_index(TtlIndex::field("at", "P1D").schedule("often"))).await;
+        assert!(e.contains("often"), "{e}");
+        let e = s.collection::<Login>("", CollectionOptions::default()).await.map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains("collection name"), "{e}");
+        let e = s.time_series::<Reading>("t", SeriesOptions::new("at").expire_after("soon")).await.map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains("expireAfter") && e.contains("\"soon\""), "{e}");
+        let e = s.time_series::<Reading>("t", SeriesOptions::new("at").bucket_span(0)).await.map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains("bucketMaxSpanSeconds"), "{e}");
+        // Tiers: archive, then delete.
+        let kept: Collection<Login> = s
+            .collection("kept", CollectionOptions::default().ttl_index(TtlIndex::field("at", "P1D").tiers([Tier::archive(Duration::from_secs(60)), Tier::delete("P1D")])))
+            .await
+            .unwrap();
+        let t = secs_now();
+        kept.put_many([&login("live", t), &login("archived", t - 120.0), &login("gone", t - 90_000.0)]).await.unwrap();
+        assert_eq!(kept.values().await.unwrap(), vec![login("live", t)], "archived and deleted documents are not live");
+        s.close();
+        destroy(&name).await;
+    }
+
+    #[wasm_bindgen_test]
+    async fn an_automatic_index_expires_documents_after_their_last_write_and_expire_sets_one() {
+        let name = db_name("rust-collection-auto");
+        let s = open_rust(&name).await;
+        let drafts: Collection<Login> =
+            s.collection("drafts", CollectionOptions::default().ttl_index(TtlIndex::automatic("PT1H").schedule("@hourly"))).await.unwrap();
+        let before = now() / 1000.0;
+        drafts.put(&login("d1", 0.0)).await.unwrap();
+        let at = drafts.expires_at("d1").await.unwrap().flatten().expect("an expiry");
+        assert!(at >= before + 3600.0 && at <= now() / 1000.0 + 3600.0, "{at}");
+        assert!(drafts.expire("d1", idb_ttl::Expiry::never()).await.unwrap());
+        assert_eq!(drafts.expires_at("d1").await.unwrap(), Some(None), "kept until its next write");
+        let e = drafts.expire("d1", idb_ttl::Expiry::keep()).await.unwrap_err();
+        assert!(e.to_string().contains("expire(\"d1\") needs a new expiry"), "{e}");
+        assert!(drafts.expire("d1", Duration::from_millis(300)).await.unwrap());
+        assert!(!drafts.expire("nobody", Duration::from_secs(60)).await.unwrap());
+        sleep(400).await;
+        assert_eq!(drafts.get("d1").await.unwrap(), None, "expired by expire(), before the reaper");
+        assert!(drafts.next_reap_at().await.unwrap().is_some(), "an hourly schedule");
+        drafts.pause_reaper().await.unwrap();
+        assert_eq!(drafts.next_reap_at().await.unwrap(), None, "paused");
+        drafts.resume_reaper().await.unwrap();
+        assert!(drafts.next_reap_at().await.unwrap().is_some());
+        s.close();
+        destroy(&name).await;
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_time_series_takes_serde_events_and_queries_them_by_series_and_time() {
+        let name = db_name("rust-series");
+        let s = open_rust(&name).await;
+        let temps: TimeSeries<Reading> = s
+            .time_series("temps", SeriesOptions::new("at").meta_field("sensor").granularity(Granularity::Seconds).expire_after(Duration::from_secs(86_400)))
+            .await
+            .unwrap();
+        assert_eq!(temps.name(), "temps");
+        let t = secs_now();
+        let r = |sensor: &str, at: At, celsius: f64| Reading { sensor: sensor.into(), at, celsius };
+        temps.insert(&r("s1", At::Secs(t - 30.0), 20.0)).await.unwrap();
+        let written = temps
+            .insert_many([&r("s1", At::Secs(t - 20.0), 21.0), &r("s2", At::Secs(t - 10.0), 5.0), &r("s1", At::Secs(t - 90_000.0), 1.0), &r("s2", At::Iso("2037-01-01T00:00:00Z".into()), 9.0)])
+            .await
+            .unwrap();
+        assert!(written >= 2, "{written} bucket records");
+        assert_eq!(temps.count().await.unwrap(), 4, "the event of 25 hours ago is expired");
+        let s1 = temps.query(Query::default().meta(&"s1")).await.unwrap();
+        assert_eq!(s1.iter().map(|e| e.celsius).collect::<Vec<_>>(), vec![20.0, 21.0], "oldest first, one series, live only");
+        let recent = temps.query(Query::default().from(t - 25.0).to("2036-01-01T00:00:00Z")).await.unwrap();
+        assert_eq!(recent.iter().map(|e| e.celsius).collect::<Vec<_>>(), vec![21.0, 5.0]);
+        let e = temps.query(Query::default().from(now())).await.unwrap_err().to_string();
+        assert!(e.contains("query from") && e.contains("milliseconds"), "{e}");
+        let e = temps.insert(&r("s1", At::Secs(now()), 0.0)).await.unwrap_err().to_string();
+        assert!(e.starts_with("event 0: \"at\" ") && e.contains("looks like milliseconds"), "{e}");
+        let e = temps.insert_many([&r("s1", At::Secs(t), 0.0), &r("s1", At::Iso("yesterday".into()), 0.0)]).await.unwrap_err().to_string();
+        assert!(e.contains("insert_many event 1") && e.contains("yesterday"), "{e}");
+        assert_eq!(temps.count().await.unwrap(), 4, "nothing written");
+        assert_eq!(temps.delete_many(Query::default().meta(&"s2")).await.unwrap(), 2);
+        temps.set_granularity(Granularity::Minutes).await.unwrap();
+        let e = temps.set_granularity(Granularity::Seconds).await.unwrap_err().to_string();
+        assert!(e.contains("granularity \"seconds\" is finer than its \"minutes\"") && e.contains("finer to coarser only"), "{e}");
+        assert!(temps.bucket_count().await.unwrap() >= 1);
+        temps.clear().await.unwrap();
+        assert_eq!(temps.count().await.unwrap(), 0);
+        s.close();
+        destroy(&name).await;
+    }
+
+    #[wasm_bindgen_test]
+    async fn collections_and_series_share_one_format_with_the_javascript_class() {
+        let name = db_name("rust-collection-format");
+        let js_store = open_manual(&name).await;
+        let t = secs_now();
+        let c = call(&js_store, "collection", &["logins".into(), js("({ ttlIndex: { field: 'at', expireAfter: 3600 } })")]).await;
+        call(&c, "putMany", &[js(&format!("[{{ id: 'js', at: {t} }}, {{ id: 'old', at: {} }}]", t - 7200.0))]).await;
+        let ts = call(&js_store, "timeSeries", &["temps".into(), js("({ timeField: 'at', metaField: 'sensor' })")]).await;
+        call(&ts, "insert", &[js(&format!("({{ sensor: 's1', at: {t}, celsius: 20 }})"))]).await;
+
+        let s = open_rust(&name).await;
+        let logins: Collection<Login> = s.collection("logins", CollectionOptions::default()).await.unwrap();
+        assert_eq!(logins.values().await.unwrap(), vec![login("js", t)], "the index the JavaScript class made hides the old login");
+        logins.put(&Login { id: "rust".into(), at: t, n: 2 }).await.unwrap();
+        assert_eq!(json(&call(&c, "get", &["rust".into()]).await), format!(r#"{{"id":"rust","at":{t},"n":2}}"#));
+        assert_eq!(num(&call(&c, "expiresAt", &["rust".into()]).await), t + 3600.0);
+        let temps: TimeSeries<Reading> = s.time_series("temps", SeriesOptions::new("at").meta_field("sensor")).await.unwrap();
+        temps.insert(&Reading { sensor: "s1".into(), at: At::Secs(t + 1.0), celsius: 21.0 }).await.unwrap();
+        assert_eq!(temps.query(Query::default()).await.unwrap().iter().map(|r| r.celsius).collect::<Vec<_>>(), vec![20.0, 21.0]);
+        assert_eq!(num(&call(&ts, "count", &[]).await), 2.0);
+        s.close();
+        call(&js_store, "close", &[]).await;
+        destroy(&name).await;
+    }
+}
+
+#[cfg(feature = "full")]
+mod rust_md {
+    //! docs/rust.md's collections and time series example, as written there.
+
+    use super::*;
+    use idb_ttl::{CollectionOptions, Query, SeriesOptions, TtlIndex, TtlStore};
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Login { id: String, at: f64 }
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Reading { sensor: String, at: f64, celsius: f64 }
+
+    async fn track(store: &TtlStore, now: f64) -> Result<(), idb_ttl::Error> {
+        // MongoDB's TTL index: each login expires 30 days after its `at` (Unix seconds).
+        let logins = store
+            .collection::<Login>("logins", CollectionOptions::default().ttl_index(TtlIndex::field("at", "P30D")))
+            .await?;
+        logins.put(&Login { id: "ada".into(), at: now }).await?;
+        let ada: Option<Login> = logins.get("ada").await?;
+
+        // MongoDB's time-series collection: events bucketed per sensor, kept a day.
+        let temps = store
+            .time_series::<Reading>("temps", SeriesOptions::new("at").meta_field("sensor").expire_after(Duration::from_secs(86_400)))
+            .await?;
+        temps.insert(&Reading { sensor: "s1".into(), at: now, celsius: 21.5 }).await?;
+        let last_hour: Vec<Reading> = temps.query(Query::default().meta(&"s1").from(now - 3600.0)).await?;
+        // (the test's checks of what the example got)
+        assert_eq!(ada.map(|l| (l.id, l.at)), Some(("ada".to_owned(), now)));
+        assert_eq!(last_hour.iter().map(|r| (r.sensor.as_str(), r.at, r.celsius)).collect::<Vec<_>>(), vec![("s1", now, 21.5)]);
+        Ok(())
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_collections_example_of_rust_md_runs_as_written() {
+        let name = db_name("rust-md-collections");
+        let store = TtlStore::open(&name, Options::default()).await.unwrap();
+        track(&store, (now() / 1000.0).floor()).await.unwrap();
+        store.close();
+        destroy(&name).await;
+    }
+}
