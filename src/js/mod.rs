@@ -13,7 +13,7 @@ mod archive;
 mod backup;
 #[cfg(feature = "full")]
 mod collection;
-#[cfg(idb_ttl_npm)] pub mod convert; #[cfg(not(idb_ttl_npm))] pub use crate::convert; // one line: see lib.rs
+#[cfg(any(idb_ttl_npm, not(feature = "full")))] pub mod convert; #[cfg(all(not(idb_ttl_npm), feature = "full"))] pub use crate::convert; // one line: lib.rs says why
 #[cfg(feature = "full")]
 pub mod http;
 pub mod storage;
