@@ -100,12 +100,15 @@ run_stage() {
   echo
   echo "== test.sh [$name]: $*"
   set +e
-  "$@" </dev/null 2>&1 | tee "$log"
+  # The CPU the stage's processes used (user + system, of the processes waited for: compilers,
+  # browsers, drivers), printed with its wall time: the machine is busy through most of the
+  # command, so its wall time is about the sum of these over the cores.
+  ( "$@" </dev/null; r=$?; times | tail -1 >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   if [ "$rc" -ne 0 ] && [ -n "${RETRY_IF:-}" ] && "$RETRY_IF" "$log"; then
     mv "$log" "$LOGS/$name.first-try.log"
     echo "== test.sh [$name]: no test ran in a target whose page never loaded ($RETRY_IF; first try kept in ${LOGS#"$ROOT"/}/$name.first-try.log): running the stage once more"
-    "$@" </dev/null 2>&1 | tee "$log"
+    ( "$@" </dev/null; r=$?; times | tail -1 >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
   fi
   set -e
@@ -131,7 +134,12 @@ run_stage() {
     summary "$name"
     exit "$rc"
   fi
-  echo "== test.sh [$name]: ok ($((SECONDS - t0)) s)"
+  echo "== test.sh [$name]: ok ($((SECONDS - t0)) s, CPU $(cpu_secs "$log.cpu") s)"
+}
+
+# `times`' children line ("1m2.500s 0m3.250s": user, system) as whole seconds of CPU.
+cpu_secs() {
+  awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t }' "$1" 2>/dev/null || echo "?"
 }
 
 run_stage setup - bash scripts/setup.sh
