@@ -103,12 +103,12 @@ run_stage() {
   # The CPU the stage's processes used (user + system, of the processes waited for: compilers,
   # browsers, drivers), printed with its wall time: the machine is busy through most of the
   # command, so its wall time is about the sum of these over the cores.
-  ( "$@" </dev/null; r=$?; times | tail -1 >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
+  ( "$@" </dev/null; r=$?; times >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   if [ "$rc" -ne 0 ] && [ -n "${RETRY_IF:-}" ] && "$RETRY_IF" "$log"; then
     mv "$log" "$LOGS/$name.first-try.log"
     echo "== test.sh [$name]: no test ran in a target whose page never loaded ($RETRY_IF; first try kept in ${LOGS#"$ROOT"/}/$name.first-try.log): running the stage once more"
-    ( "$@" </dev/null; r=$?; times | tail -1 >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
+    ( "$@" </dev/null; r=$?; times >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
   fi
   set -e
@@ -137,9 +137,10 @@ run_stage() {
   echo "== test.sh [$name]: ok ($((SECONDS - t0)) s, CPU $(cpu_secs "$log.cpu") s)"
 }
 
-# `times`' children line ("1m2.500s 0m3.250s": user, system) as whole seconds of CPU.
+# `times`' second line, its children's ("1m2.500s 0m3.250s": user, system), as whole seconds of
+# CPU. (`times` writes to a file: in a pipeline it would run in a subshell that has no children.)
 cpu_secs() {
-  awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t }' "$1" 2>/dev/null || echo "?"
+  awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t }' "$1" 2>/dev/null || echo "?"
 }
 
 run_stage setup - bash scripts/setup.sh

@@ -211,13 +211,13 @@ pub enum Granularity {
 }
 
 impl Granularity {
-    fn value(self) -> Value {
-        Value::Text(match self {
+    /// As the JavaScript API names it.
+    fn name(self) -> &'static str {
+        match self {
             Granularity::Seconds => "seconds",
             Granularity::Minutes => "minutes",
             Granularity::Hours => "hours",
         }
-        .into())
     }
 }
 
@@ -251,7 +251,7 @@ impl SeriesOptions {
 
     /// The bucket span; later changed with [`TimeSeries::set_granularity`], coarser only.
     pub fn granularity(self, g: Granularity) -> SeriesOptions {
-        SeriesOptions(self.0.with("granularity", g.value()))
+        SeriesOptions(self.0.with("granularity", Value::Text(g.name().into())))
     }
 
     /// MongoDB's custom bucketing: buckets of `secs` seconds (1 to 31 536 000), their starts
@@ -606,8 +606,7 @@ impl<E: Serialize + DeserializeOwned> TimeSeries<E> {
     /// Buckets new events by `g` from now on, the same or coarser than today's (MongoDB
     /// `collMod`); buckets already written keep their span.
     pub async fn set_granularity(&self, g: Granularity) -> Result<()> {
-        let Value::Text(text) = g.value() else { unreachable!("a granularity is its name") };
-        self.inner.set_granularity(crate::core::buckets::Granularity::parse(&text)?).await
+        self.inner.set_granularity(crate::core::buckets::Granularity::parse(g.name())?).await
     }
 
     /// Removes every event.
