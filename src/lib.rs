@@ -13,9 +13,11 @@
 //! ```
 //!
 //! `default-features = false` leaves out the JavaScript bindings (feature `js`, what the npm
-//! package exports). Feature `full` adds to the key-value store what its `archive_for` and
-//! `encryption` options need; without it the store is the key-value store alone
-//! (the npm package's `idb-ttl/lite`). Feature `leptos` adds a Leptos hook, `leptos::use_entry`.
+//! package exports). Feature `full` adds collections of serde documents with a TTL index
+//! (`TtlStore::collection`), time series of serde events (`TtlStore::time_series`), and what
+//! the store's `archive_for` and `encryption` options need; without it the store is the
+//! key-value store alone (the npm package's `idb-ttl/lite`). Feature `leptos` adds a Leptos
+//! hook, `leptos::use_entry`.
 //!
 //! ## Quick start
 //!
@@ -50,6 +52,9 @@
 //!   `max_entries`...).
 //! - [`Error`]: one variant per error of the JavaScript API, each message naming the value at
 //!   fault.
+//! - With `full`: `Collection<D>` (`put`, `get`, `update`, `values`... under a `TtlIndex` on a
+//!   field or after the last write, with tiers) and `TimeSeries<E>` (`insert`, `query` by
+//!   series and time, whole buckets reaped), with the JavaScript API's checks and messages.
 //!
 //! The guide, with what differs from the JavaScript API: docs/rust.md in the repository.
 #![deny(missing_docs, missing_debug_implementations)]
