@@ -100,9 +100,10 @@ run_stage() {
   echo
   echo "== test.sh [$name]: $*"
   set +e
-  # The CPU the stage's processes used (user + system, of the processes waited for: compilers,
-  # browsers, drivers), printed with its wall time: the machine is busy through most of the
-  # command, so its wall time is about the sum of these over the cores.
+  # The CPU the stage's processes used (user + system of the processes waited for: compilers,
+  # node and what it waits for; not a browser its WebDriver leaves to exit on its own, so the
+  # wasm-bindgen-test lanes show little), printed with its wall time: the machine is busy
+  # through most of the command, so what the stages use sets its wall time.
   ( "$@" </dev/null; r=$?; times >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   if [ "$rc" -ne 0 ] && [ -n "${RETRY_IF:-}" ] && "$RETRY_IF" "$log"; then
