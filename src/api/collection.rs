@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
-use super::{js_text, Key, TtlStore};
+use super::{deserialize, js_text, serialize, Key, TtlStore};
 use crate::convert;
 use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
@@ -323,18 +323,6 @@ impl Query {
         }
         convert::query_options(&obj.into())
     }
-}
-
-/// Serialized as the JavaScript API would have it given.
-fn serialize<T: Serialize + ?Sized>(what: &str, v: &T) -> Result<JsValue> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| Error::InvalidType(format!("{what} does not serialize ({}); nothing was written", js_text(&JsValue::from(e)))))
-}
-
-/// Read back as `T`, or an error naming `what`.
-fn deserialize<T: DeserializeOwned>(what: impl FnOnce() -> String, v: JsValue) -> Result<T> {
-    serde_wasm_bindgen::from_value(v)
-        .map_err(|e| Error::InvalidType(format!("{} does not deserialize as {}: {}", what(), std::any::type_name::<T>(), js_text(&JsValue::from(e)))))
 }
 
 fn ids<K: Into<Key>>(ids: impl IntoIterator<Item = K>) -> Result<Array> {

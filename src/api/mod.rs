@@ -56,12 +56,22 @@ pub struct TtlStore {
     store: Store,
 }
 
-/// A value as stored: JSON-compatible (maps as plain objects, `None` as `null`, 64-bit integers
-/// as numbers where they fit).
+/// `v` as stored: JSON-compatible (maps as plain objects, `None` as `null`, 64-bit integers as
+/// numbers where they fit); an error names `what`.
+fn serialize<T: Serialize + ?Sized>(what: &str, v: &T) -> Result<JsValue> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| Error::InvalidType(format!("{what} does not serialize ({}); nothing was written", js_text(&JsValue::from(e)))))
+}
+
+/// `v` read back as `T`, or an error naming `what`.
+fn deserialize<T: DeserializeOwned>(what: impl FnOnce() -> String, v: JsValue) -> Result<T> {
+    serde_wasm_bindgen::from_value(v)
+        .map_err(|e| Error::InvalidType(format!("{} does not deserialize as {}: {}", what(), std::any::type_name::<T>(), js_text(&JsValue::from(e)))))
+}
+
+/// The value of a key-value verb, as stored.
 fn to_js<V: Serialize + ?Sized>(what: &str, key: &Key, value: &V) -> Result<JsValue> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| {
-        Error::InvalidType(format!("{what}({key}): the value does not serialize ({}); nothing was written", js_text(&JsValue::from(e))))
-    })
+    serialize(&format!("{what}({key}): the value"), value)
 }
 
 /// A value as read (`undefined`: none), as `V`.
@@ -69,13 +79,7 @@ fn from_js<V: DeserializeOwned>(key: &Key, value: JsValue) -> Result<Option<V>> 
     if value.is_undefined() {
         return Ok(None);
     }
-    serde_wasm_bindgen::from_value(value).map(Some).map_err(|e| {
-        Error::InvalidType(format!(
-            "the value stored under key {key} does not deserialize as {}: {}",
-            std::any::type_name::<V>(),
-            js_text(&JsValue::from(e))
-        ))
-    })
+    deserialize(|| format!("the value stored under key {key}"), value).map(Some)
 }
 
 /// The message of a serde-wasm-bindgen error (a JS `Error` it made; reading it never throws).
