@@ -118,14 +118,10 @@ pub mod channel;
 #[cfg_attr(not(idb_ttl_internals), doc(hidden))]
 pub mod idb;
 // JS values in, checked Rust values out, through `src/js/edge.js`: the JavaScript class's
-// arguments, and the documents and events the Rust API's collections and time series serialize.
-// Only the Rust API's collections and time series need it (feature `full`): a Rust app without
-// them links none of it (with it compiled in, the minimal app's wasm grew 410 B gzip). The npm
-// build, which has no Rust API, keeps it as `js::convert`, where it always was, declared
-// on one line of src/js/mod.rs: at the crate's root its functions' symbols sort otherwise (the
-// package grew 94 B gzip, lite 86 B), and the panic locations the wasm holds name its file and
-// the lines of js/mod.rs after it (a file moved, or two lines more there: +50 B). So the npm
-// build's bytes stay what they were.
+// arguments, and the documents and events the Rust API's collections and time series serialize
+// (feature `full`, its only Rust API users). The npm build, which has no Rust API, keeps it as
+// `js::convert`, declared on one line of src/js/mod.rs, with its file in src/js/: the wasm's
+// panic locations name the file and the lines of js/mod.rs, and symbol order follows the path.
 #[cfg(all(target_arch = "wasm32", not(idb_ttl_npm), feature = "full"))]
 #[path = "js/convert.rs"]
 #[cfg_attr(not(idb_ttl_internals), doc(hidden))]

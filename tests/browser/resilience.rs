@@ -202,8 +202,7 @@ async fn an_open_that_never_answers_times_out_and_the_next_one_succeeds() {
 /// The entries double until the setMany runs at least twice `timeoutMs`, and every one lands.
 ///
 /// `timeoutMs` still bounds how long the first answer may take, and how long that takes is the
-/// machine's: the whole test command at once once took over 200 ms for it, and Firefox beside it
-/// once over 1 s (a CI run: `TimeoutError`, no answer within 1000 ms). So the bound starts at 1 s
+/// machine's, and a loaded one takes over 1 s for it. So the bound starts at 1 s
 /// and doubles after a `TimeoutError`, up to 32 s (beyond, the browser is stuck, not slow): a
 /// deadline over the whole transaction would still fail here, as the setMany must then run twice
 /// the bound it was given.
