@@ -6,7 +6,7 @@
 // suite prints a line per test as it ends, so a slow machine keeps the guard fed however long the
 // whole run takes, while a page that never loads or a test that never ends is stopped. Exits with
 // COMMAND's status, or 124 (as timeout(1) does) when it was stopped.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 
 const [limitArg, sep, ...command] = process.argv.slice(2);
 const limit = Number(limitArg);
@@ -25,6 +25,19 @@ const stop = (signal) => {
     // the group has exited already
   }
 };
+// Every process's CPU time so far: pid -> { pgid, secs, args } (`ps`; empty if it cannot run).
+const cpuTimes = () => {
+  const map = new Map();
+  try {
+    for (const line of execFileSync("ps", ["-eo", "pid=,pgid=,times=,args="], { encoding: "utf8" }).split("\n")) {
+      const m = line.match(/^\s*(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/);
+      if (m) map.set(Number(m[1]), { pgid: Number(m[2]), secs: Number(m[3]), args: m[4] });
+    }
+  } catch {
+    // no ps: the stall is reported without it
+  }
+  return map;
+};
 let exitCode;
 const arm = () => {
   clearTimeout(timer);
@@ -32,8 +45,20 @@ const arm = () => {
   timer = setTimeout(() => {
     stalled = true;
     process.stderr.write(`\nstall-guard: no output for ${limit} s from ${command.join(" ")}: stopping it (SIGTERM, then SIGKILL after 10 s)\n`);
-    stop("SIGTERM");
-    setTimeout(() => stop("SIGKILL"), 10_000).unref();
+    // What the machine was doing: a page spinning in a loop shows as a browser process using CPU,
+    // a page waiting on an answer that never comes as one that does not.
+    const before = cpuTimes();
+    setTimeout(() => {
+      const after = cpuTimes();
+      const rows = [...after].map(([pid, p]) => ({ ...p, pid, used: p.secs - (before.get(pid)?.secs ?? p.secs) }))
+        .filter((p) => p.used > 0 || p.pgid === child.pid)
+        .sort((a, b) => b.used - a.used)
+        .slice(0, 15);
+      process.stderr.write(`stall-guard: CPU seconds used over the last 5 s (this command's process group is ${child.pid}):\n`);
+      for (const p of rows) process.stderr.write(`  ${String(p.used).padStart(3)} s  pid ${p.pid} (group ${p.pgid}, ${p.secs} s in all) ${p.args.slice(0, 160)}\n`);
+      stop("SIGTERM");
+      setTimeout(() => stop("SIGKILL"), 10_000).unref();
+    }, 5_000);
   }, limit * 1000);
 };
 child.stdout.on("data", (d) => { arm(); process.stdout.write(d); });

@@ -18,12 +18,31 @@ pub fn js(src: &str) -> JsValue {
     js_sys::eval(&format!("({src})")).unwrap_or_else(|e| panic!("bad test source {src}: {e:?}"))
 }
 
-/// Awaits `v` if it is a Promise.
-async fn resolve(v: JsValue) -> Result<JsValue, JsValue> {
-    match v.dyn_into::<Promise>() {
-        Ok(p) => JsFuture::from(p).await,
-        Err(v) => Ok(v),
-    }
+/// How long one call a helper below awaits may go unanswered before its test fails, naming the
+/// call: far above any answer seen on a loaded machine (the store's own `timeoutMs` is 30 s by
+/// default), and below the 600 s after which scripts/test.sh stops a browser stage that printed
+/// nothing. A call that never answers (a blocked `deleteDatabase`, a request the browser lost)
+/// then fails its own test by name and the suite goes on, where the whole engine's stage would
+/// otherwise be stopped without a word of which test hung.
+const NO_ANSWER_MS: f64 = 300_000.0;
+
+/// Awaits `v` if it is a Promise; panics, naming the call (`what`), if it gets no answer within
+/// [`NO_ANSWER_MS`].
+async fn resolve(what: impl FnOnce() -> String, v: JsValue) -> Result<JsValue, JsValue> {
+    use std::future::Future;
+    use std::task::Poll;
+    let p = match v.dyn_into::<Promise>() {
+        Ok(p) => p,
+        Err(v) => return Ok(v),
+    };
+    let mut answer = std::pin::pin!(JsFuture::from(p));
+    // Dropped with this call once it answers, which clears the timer.
+    let mut deadline = std::pin::pin!(idb_ttl::timer::sleep(NO_ANSWER_MS));
+    let answered = std::future::poll_fn(|cx| match answer.as_mut().poll(cx) {
+        Poll::Ready(r) => Poll::Ready(Some(r)),
+        Poll::Pending => deadline.as_mut().poll(cx).map(|()| None),
+    });
+    answered.await.unwrap_or_else(|| panic!("{}: no answer within {} s", what(), NO_ANSWER_MS / 1000.0))
 }
 
 /// Opens a store through `TtlStore.open(name, options)`, as a page would.
@@ -33,13 +52,13 @@ pub async fn open(name: &str, options: JsValue) -> JsValue {
 
 /// `TtlStore.open` whose error the test wants to see.
 pub async fn try_open(name: &str, options: JsValue) -> Result<JsValue, JsValue> {
-    resolve(idb_ttl::js::TtlStore::open(name.into(), options).into()).await
+    resolve(|| format!("TtlStore.open({name:?})"), idb_ttl::js::TtlStore::open(name.into(), options).into()).await
 }
 
 /// `TtlStore.open` with a name given as a JS value (a string Rust cannot hold, e.g. a lone
 /// surrogate).
 pub async fn try_open_js(name: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    resolve(idb_ttl::js::TtlStore::open(name, options).into()).await
+    resolve(|| "TtlStore.open(<a name Rust cannot hold>)".into(), idb_ttl::js::TtlStore::open(name, options).into()).await
 }
 
 /// Opens a store whose reaper never runs on its own.
@@ -54,7 +73,7 @@ pub async fn try_call(store: &JsValue, method: &str, args: &[JsValue]) -> Result
         .and_then(|f| f.dyn_into().ok())
         .unwrap_or_else(|| panic!("TtlStore has no method {method}"));
     let args: Array = args.iter().collect();
-    resolve(f.apply(store, &args)?).await
+    resolve(|| format!("store.{method}() of {}", json(&Reflect::get(store, &"name".into()).unwrap_or_default())), f.apply(store, &args)?).await
 }
 
 /// `try_call` that must succeed.
@@ -103,7 +122,7 @@ pub async fn sleep(ms: u32) {
 
 /// Deletes the database after a test.
 pub async fn destroy(name: &str) {
-    resolve(idb_ttl::js::TtlStore::destroy(name.into()).into()).await.expect("destroy");
+    resolve(|| format!("TtlStore.destroy({name:?})"), idb_ttl::js::TtlStore::destroy(name.into()).into()).await.expect("destroy");
 }
 
 /// Every record physically stored in the `entries` object store, read with plain IndexedDB
@@ -126,7 +145,7 @@ pub async fn raw_store(name: &str, store: &str, method: &str) -> Array {
             }};
         }})"#
     );
-    resolve(js(&src)).await.expect("raw read").unchecked_into()
+    resolve(|| format!("plain IndexedDB {method} of {store:?} in {name:?}"), js(&src)).await.expect("raw read").unchecked_into()
 }
 
 /// Holds a plain-IndexedDB transaction of `mode` on object store `store` of database `name`
@@ -148,7 +167,7 @@ pub async fn hold_store(name: &str, store: &str, mode: &str) -> JsValue {
             open.onerror = () => reject(open.error);
         }})"#
     );
-    resolve(js(&src)).await.expect("hold a lock")
+    resolve(|| format!("plain IndexedDB lock on {store:?} in {name:?}"), js(&src)).await.expect("hold a lock")
 }
 
 /// Ends a `hold_store` lock and waits until its transaction has ended.
@@ -177,7 +196,7 @@ pub async fn session_stores_blobs() -> bool {
             }};
         }})"#
     );
-    resolve(js(&src)).await.unwrap() == JsValue::TRUE
+    resolve(|| "a Blob written with plain IndexedDB".into(), js(&src)).await.unwrap() == JsValue::TRUE
 }
 
 /// Keys of the raw records, in stored (expiry) order.
