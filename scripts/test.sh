@@ -100,16 +100,17 @@ run_stage() {
   echo
   echo "== test.sh [$name]: $*"
   set +e
-  # The CPU the stage's processes used (user + system of the processes waited for: compilers,
-  # node and what it waits for; not a browser its WebDriver leaves to exit on its own, so the
-  # wasm-bindgen-test lanes show little), printed with its wall time: the machine is busy
-  # through most of the command, so what the stages use sets its wall time.
-  ( "$@" </dev/null; r=$?; times >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
+  # The CPU the stage used, printed with its wall time: the machine is busy through most of the
+  # command, so what the stages use sets its wall time. Counted in a cgroup of the stage's own
+  # where the system lets this user make one (stage_cgroup below): every process the stage
+  # started, the browsers included; elsewhere by `times` (the processes waited for: compilers,
+  # node and what it waits for; not a browser its WebDriver leaves to exit on its own).
+  ( stage_cgroup_enter "$name"; "$@" </dev/null; r=$?; times >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   if [ "$rc" -ne 0 ] && [ -n "${RETRY_IF:-}" ] && "$RETRY_IF" "$log"; then
     mv "$log" "$LOGS/$name.first-try.log"
     echo "== test.sh [$name]: no test ran in a target whose page never loaded ($RETRY_IF; first try kept in ${LOGS#"$ROOT"/}/$name.first-try.log): running the stage once more"
-    ( "$@" </dev/null; r=$?; times >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
+    ( stage_cgroup_enter "$name"; "$@" </dev/null; r=$?; times >"$log.cpu"; exit $r ) 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
   fi
   set -e
@@ -135,7 +136,41 @@ run_stage() {
     summary "$name"
     exit "$rc"
   fi
-  echo "== test.sh [$name]: ok ($((SECONDS - t0)) s, CPU $(cpu_secs "$log.cpu") s)"
+  echo "== test.sh [$name]: ok ($((SECONDS - t0)) s, CPU $(stage_cpu "$name" "$log.cpu"))"
+}
+
+# A cgroup per stage, for its CPU: cgroup v1's cpuacct (cpuacct.usage, ns) or v2 (cpu.stat's
+# usage_usec), under a directory of this run's own, removed at exit. Where neither can be made or
+# entered (no root, a read-only /sys/fs/cgroup), the stages run as they are and `times` counts.
+STAGE_CGROUPS=""
+for base in /sys/fs/cgroup/cpuacct /sys/fs/cgroup/unified /sys/fs/cgroup; do
+  if [ -f "$base/cgroup.procs" ] && { [ -f "$base/cpuacct.usage" ] || [ -f "$base/cgroup.controllers" ]; } \
+     && mkdir "$base/idb-ttl-test.$$" 2>/dev/null; then
+    STAGE_CGROUPS="$base/idb-ttl-test.$$"
+    break
+  fi
+done
+stage_cgroups_remove() {
+  [ -n "$STAGE_CGROUPS" ] || return 0
+  rmdir "$STAGE_CGROUPS"/*/ "$STAGE_CGROUPS" 2>/dev/null || true
+}
+trap stage_cgroups_remove EXIT
+# Moves the calling (sub)shell into stage $1's cgroup; what it starts from then on is counted there.
+stage_cgroup_enter() {
+  [ -n "$STAGE_CGROUPS" ] || return 0
+  mkdir -p "$STAGE_CGROUPS/$1" 2>/dev/null && echo "$BASHPID" > "$STAGE_CGROUPS/$1/cgroup.procs" 2>/dev/null || true
+}
+# stage_cpu <name> <times file>: "N s" of CPU, from the stage's cgroup if it holds any, else from `times`.
+stage_cpu() {
+  local cg="$STAGE_CGROUPS/$1" ns=""
+  if [ -n "$STAGE_CGROUPS" ] && [ -d "$cg" ]; then
+    if [ -f "$cg/cpuacct.usage" ]; then ns=$(cat "$cg/cpuacct.usage")
+    elif [ -f "$cg/cpu.stat" ]; then ns=$(awk '$1 == "usage_usec" { printf "%d000", $2 }' "$cg/cpu.stat")
+    fi
+  fi
+  if [ -n "$ns" ] && [ "$ns" -gt 0 ]; then echo "$((ns / 1000000000)) s, browsers included"
+  else echo "$(cpu_secs "$2") s"
+  fi
 }
 
 # `times`' second line, its children's ("1m2.500s 0m3.250s": user, system), as whole seconds of
@@ -186,7 +221,7 @@ page_never_loaded() {
 }
 node "$ROOT/scripts/runner-proxy.mjs" > "$LOGS/runner-proxy.port" &
 RUNNER_PROXY=$!
-trap 'kill "$RUNNER_PROXY" 2>/dev/null || true' EXIT
+trap 'kill "$RUNNER_PROXY" 2>/dev/null || true; stage_cgroups_remove' EXIT
 for _ in $(seq 100); do [ -s "$LOGS/runner-proxy.port" ] && break; sleep 0.1; done
 [ -s "$LOGS/runner-proxy.port" ] || { echo "test.sh: scripts/runner-proxy.mjs did not start" >&2; exit 1; }
 # chromium_caps <file> <binary> [flag...]: chromedriver's capabilities into <file>: Chromium at
@@ -337,7 +372,7 @@ else
   # A stage that fails in the foreground ends the command: the lanes still running go with it.
   # (Each command of the trap may fail, a lane already gone: under set -e that would make the
   # command's exit status 1, so none may.)
-  trap 'kill "$RUNNER_PROXY" 2>/dev/null || true; for p in "${lane_pids[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done' EXIT
+  trap 'kill "$RUNNER_PROXY" 2>/dev/null || true; for p in "${lane_pids[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done; stage_cgroups_remove' EXIT
   build_rc=0
   # In a subshell, as the other lanes: a failing stage's exit ends the lane, not the command
   # before its output is shown; its counts are read back from the logs below.
