@@ -34,6 +34,14 @@ export type TtlInput = number | string;
  */
 export type ExpiresAtInput = number | string | Date;
 
+/** Options of `TtlStore.destroy(name, options)`. */
+export interface DestroyOptions {
+  /** How long, in milliseconds, the deletion may go unanswered (and as long again after waking
+   * IndexedDB) before `destroy` rejects with `TimeoutError`: a whole number up to 2147483647.
+   * Default: 30 000. */
+  timeoutMs?: number;
+}
+
 /** Options of `TtlStore.open(name, options)`. */
 export interface StoreOptions {
   /** Expiry given to `set` calls that name none. Default: none (entries never expire). */
@@ -1587,16 +1595,19 @@ export class TtlStore {
   static open(name: string, options?: StoreOptions): Promise<TtlStore>;
   /**
    * Deletes the whole database; open stores on it close (later calls reject with `StoreClosedError`).
-   * @throws `TypeError`: a name that is not a non-empty string.
-   * @throws `TimeoutError`: IndexedDB gave no answer within `timeoutMs`; the transaction was
-   *   aborted and nothing of the call kept.
+   * A connection that does not close when asked (another library's, in another tab or worker)
+   * holds the deletion back until it closes.
+   * @throws `TypeError`: a name that is not a non-empty string, or bad `options`.
+   * @throws `TimeoutError`: no answer within `options.timeoutMs` (default 30 000), nor within as
+   *   long again after IndexedDB was woken: a connection keeps the database open. The deletion
+   *   stays queued and happens once that connection closes.
    * @throws `StoreUnavailableError`: no IndexedDB here (Node during server-side rendering, storage
    *   disabled), or the WebAssembly module could not load (a Content-Security-Policy without
    *   `'wasm-unsafe-eval'`, no `DecompressionStream`).
    * @throws `StorageError`: any other IndexedDB failure, with the browser's name and message (in an
    *   encrypted store, also a record that does not decrypt).
    */
-  static destroy(name: string): Promise<void>;
+  static destroy(name: string, options?: DestroyOptions): Promise<void>;
   /** The database name. */
   readonly name: string;
   /**

@@ -22,9 +22,9 @@ import { build, formatMessages } from "esbuild";
  * that needs more must say so and why: a feature, or a design-card crate taking its work back,
  * may raise it by what it measurably costs).
  */
-export const BUDGET_GZIP_BYTES = 255_881;
+export const BUDGET_GZIP_BYTES = 256_403;
 /** The same for the lite entry (lite/: its index.js, glue, snippets and wasm). */
-export const LITE_BUDGET_GZIP_BYTES = 140_695;
+export const LITE_BUDGET_GZIP_BYTES = 141_254;
 /** The same for the React hooks (react/: index.js, lite.js and the hooks they share). */
 export const REACT_BUDGET_GZIP_BYTES = 1_957;
 /** The same for the Vue composable (vue/: index.js, lite.js and the composable they share). */

@@ -168,10 +168,13 @@ stage_cpu() {
     elif [ -f "$cg/cpu.stat" ]; then ns=$(awk '$1 == "usage_usec" { printf "%d000", $2 }' "$cg/cpu.stat")
     fi
   fi
-  if [ -n "$ns" ] && [ "$ns" -gt 0 ]; then echo "$((ns / 1000000000)) s, browsers included"
+  if [ -n "$ns" ] && [ "$ns" -gt 0 ]; then echo "$((ns / 1000000000)) s"
   else echo "$(cpu_secs "$2") s"
   fi
 }
+if [ -n "$STAGE_CGROUPS" ]; then
+  echo "== test.sh: each stage's CPU is counted in a cgroup of its own ($STAGE_CGROUPS/<stage>): every process it started, browsers included"
+fi
 
 # `times`' second line, its children's ("1m2.500s 0m3.250s": user, system), as whole seconds of
 # CPU. (`times` writes to a file: in a pipeline it would run in a subshell that has no children.)

@@ -124,7 +124,11 @@ impl TtlStore {
         Ok(TtlStore { store: Store::open(name, config, None).await? })
     }
 
-    /// Deletes the database `name` and everything in it (close its stores first).
+    /// Deletes the database `name` and everything in it (close its stores first). Another
+    /// tab's or worker's connection that does not close when asked (another library's) holds
+    /// the deletion back: after 30 s without an answer, and 30 s more after waking IndexedDB,
+    /// it fails with [`Error::Timeout`], and the deletion stays queued until that connection
+    /// closes.
     ///
     /// ```no_run
     /// # #[cfg(target_arch = "wasm32")]
@@ -133,7 +137,7 @@ impl TtlStore {
     /// # Ok(()) }
     /// ```
     pub async fn destroy(name: &str) -> Result<()> {
-        Store::destroy(name).await
+        Store::destroy(name, crate::core::config::DEFAULT_TIMEOUT_MS).await
     }
 
     /// The database name.

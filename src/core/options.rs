@@ -5,7 +5,7 @@
 //! then checked with its name in the message.
 
 use crate::core::buckets::{Granularity, SeriesOptions};
-use crate::core::config::{StoreConfig, MAX_TIMER_MS};
+use crate::core::config::{StoreConfig, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS};
 use crate::core::entry::ExpirySpec;
 use crate::core::error::{Error, Result};
 use crate::core::modify::{ExpireIf, EXPIRE_IF_ACCEPTED};
@@ -113,6 +113,16 @@ fn text_option<'a>(what: &str, v: Option<&'a Value>, accepted: &str) -> Result<O
         None => Ok(None),
         Some(Value::Text(s)) => Ok(Some(s)),
         Some(other) => Err(wrong(what, other, accepted)),
+    }
+}
+
+/// `TtlStore.destroy(name, options)`'s options: how long the deletion may go unanswered
+/// (`timeoutMs`, read as `open`'s; 30 s when absent).
+pub fn destroy_timeout(v: &Value) -> Result<u32> {
+    let [timeout_ms] = options("TtlStore.destroy options", v, ["timeoutMs"])?;
+    match timeout_ms {
+        Some(ms) => Ok(whole("timeoutMs", ms, f64::from(MAX_TIMER_MS))? as u32),
+        None => Ok(DEFAULT_TIMEOUT_MS),
     }
 }
 
@@ -508,6 +518,18 @@ mod tests {
             Err(Error::OutOfRange(m)) => m,
             other => panic!("expected a RangeError, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn destroy_options_bound_the_wait() {
+        assert_eq!(destroy_timeout(&Undefined).unwrap(), DEFAULT_TIMEOUT_MS);
+        assert_eq!(destroy_timeout(&rec(&[])).unwrap(), DEFAULT_TIMEOUT_MS);
+        assert_eq!(destroy_timeout(&rec(&[("timeoutMs", Number(250.0))])).unwrap(), 250);
+        assert!(range_error(destroy_timeout(&rec(&[("timeoutMs", Number(-1.0))]))).contains("timeoutMs"));
+        assert!(range_error(destroy_timeout(&rec(&[("timeoutMs", Number(3e9))]))).contains("timeoutMs"));
+        let m = type_error(destroy_timeout(&rec(&[("timeout", Number(300.0))])));
+        assert!(m.contains("TtlStore.destroy options") && m.contains("timeout"), "{m}");
+        assert!(type_error(destroy_timeout(&Number(300.0))).contains("TtlStore.destroy options"));
     }
 
     #[test]

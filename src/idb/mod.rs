@@ -216,9 +216,9 @@ impl Conn {
         self.data_loss.as_deref()
     }
 
-    /// Deletes the database `name`; other connections get `versionchange` and close.
-    pub async fn destroy(name: &str) -> Result<()> {
-        schema::destroy(name).await
+    /// Deletes the database `name`, giving up after `timeout_ms` twice ([`schema::destroy`]).
+    pub async fn destroy(name: &str, timeout_ms: u32) -> Result<()> {
+        schema::destroy(name, timeout_ms).await
     }
 
     /// Closes the connection; pending transactions finish first.

@@ -164,11 +164,31 @@ pub async fn open(name: &str, timeout_ms: u32) -> Result<Opened> {
     Ok(Opened { db, created, data_loss })
 }
 
-/// Deletes the database `name`; other connections get `versionchange` and close.
-pub async fn destroy(name: &str) -> Result<()> {
+/// Deletes the database `name`; other connections get `versionchange` (idb-ttl's close at once).
+/// A deletion that gets no answer within `timeout_ms` wakes IndexedDB and waits as long again, as
+/// [`open`] does, then gives up with a `TimeoutError`. IndexedDB cannot take a deletion back: the
+/// request stays queued and deletes the database once the connections keeping it open close.
+pub async fn destroy(name: &str, timeout_ms: u32) -> Result<()> {
     let op = "deleting the database";
-    let req = Database::delete_by_name(name).map_err(|e| open_error(name, op, e))?;
-    req.await.map_err(|e| storage_error(name, op, idb_to_js(e)))
+    let factory = DBFactory::new().map_err(|e| open_error(name, op, e))?;
+    let mut req = factory.delete_db(name).map_err(|e| storage_error(name, op, idb_to_js(e)))?;
+    let mut answer = within(timeout_ms, &mut req).await;
+    let mut waited = 0;
+    while answer.is_none() && waited < timeout_ms {
+        wake(&factory);
+        let step = (timeout_ms - waited).min(100);
+        answer = within(step, &mut req).await;
+        waited += step;
+    }
+    match answer {
+        Some(done) => done.map_err(|e| storage_error(name, op, idb_to_js(e))),
+        None => Err(Error::Timeout {
+            op: op.into(),
+            message: format!(
+                "no answer within {timeout_ms} ms, nor within {timeout_ms} ms more after IndexedDB was woken (indexedDB.databases()), so destroy() stopped waiting; a tab or worker keeps the database open and did not close it on versionchange (another library's connection, or a page of an older version): the deletion stays queued and happens once it closes"
+            ),
+        }),
+    }
 }
 
 /// Opening or deleting a database failed: no IndexedDB here, or what the browser said.

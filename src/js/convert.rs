@@ -207,6 +207,12 @@ pub fn store_options(v: &JsValue) -> Result<(StoreConfig, Option<js_sys::Functio
     Ok((config, hook))
 }
 
+/// `TtlStore.destroy(name, options)`'s options: its `timeoutMs`.
+pub fn destroy_options(v: &JsValue) -> Result<u32> {
+    let fns = js_sys::Object::new();
+    options::destroy_timeout(&read(&plain(v, "TtlStore.destroy options", None, &fns).map_err(refused)?))
+}
+
 /// How the edge showed option `name` of an options object (empty if it has none).
 fn shown(data: &Value, name: &str) -> String {
     match data {

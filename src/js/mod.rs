@@ -154,10 +154,12 @@ impl TtlStore {
         })
     }
 
-    /// Deletes the whole database `name`.
-    pub fn destroy(name: JsValue) -> Promise {
+    /// Deletes the whole database `name`; `options.timeoutMs` bounds the wait for other
+    /// connections to close.
+    pub fn destroy(name: JsValue, options: JsValue) -> Promise {
         run(async move {
-            Store::destroy(&db_name(&name)?).await?;
+            let name = db_name(&name)?;
+            Store::destroy(&name, convert::destroy_options(&options)?).await?;
             Ok(U)
         })
     }

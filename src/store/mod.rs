@@ -184,9 +184,10 @@ impl Store {
         }
     }
 
-    /// Deletes the database `name` and everything in it.
-    pub async fn destroy(name: &str) -> Result<()> {
-        Conn::destroy(name).await
+    /// Deletes the database `name` and everything in it; gives up with a `TimeoutError` after
+    /// `timeout_ms` without an answer and as long again after waking IndexedDB.
+    pub async fn destroy(name: &str, timeout_ms: u32) -> Result<()> {
+        Conn::destroy(name, timeout_ms).await
     }
 
     /// The database name.

@@ -196,6 +196,52 @@ async fn an_open_that_never_answers_times_out_and_the_next_one_succeeds() {
     destroy(&name).await;
 }
 
+/// A deletion held back by a connection that ignores `versionchange` (another library's, in
+/// another tab) gets no answer: `destroy` rejects with a TimeoutError that says so after its two
+/// periods, the second after waking IndexedDB, rather than waiting forever; the deletion stays
+/// queued and happens once that connection closes. Bad options are refused and delete nothing.
+#[wasm_bindgen_test]
+async fn a_deletion_held_back_by_a_connection_that_never_closes_times_out_and_happens_once_it_closes() {
+    let name = db_name("destroy-held");
+    let s = open_manual(&name).await;
+    call(&s, "set", &["k".into(), "v".into()]).await;
+    call(&s, "close", &[]).await;
+    for (options, class, parts) in [
+        ("({ timeoutMs: -1 })", "RangeError", &["timeoutMs", "-1"][..]),
+        ("({ timeoutMs: 1.5 })", "RangeError", &["timeoutMs", "1.5"][..]),
+        ("({ timeout: 300 })", "TypeError", &["TtlStore.destroy options", "timeout"][..]),
+        ("300", "TypeError", &["TtlStore.destroy options"][..]),
+    ] {
+        let e = try_destroy(&name, js(options)).await.expect_err(options);
+        assert_error(&e, class, parts);
+    }
+    let s = open_manual(&name).await;
+    assert_eq!(call(&s, "get", &["k".into()]).await, "v", "a refused destroy deletes nothing");
+    call(&s, "close", &[]).await;
+    // A connection of plain IndexedDB that never closes on its own.
+    let src = format!(
+        r#"new Promise((resolve, reject) => {{
+            const open = indexedDB.open({name:?});
+            open.onsuccess = () => {{ const db = open.result; db.closeIn = (ms) => setTimeout(() => db.close(), ms); resolve(db); }};
+            open.onerror = () => reject(open.error);
+        }})"#
+    );
+    let blocker = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(js(&src))).await.expect("blocker opened");
+    let started = js_sys::Date::now();
+    let e = try_destroy(&name, js("({ timeoutMs: 300 })")).await.expect_err("a held-back deletion times out");
+    let took = js_sys::Date::now() - started;
+    assert_error(&e, "TimeoutError", &["while deleting the database", "no answer within 300 ms, nor within 300 ms more after IndexedDB was woken", "keeps the database open", "the deletion stays queued"]);
+    // At least its two periods; the upper bound is a hang bound, not a speed one.
+    assert!((550.0..60_000.0).contains(&took), "gave up after {took} ms");
+    // The queued deletion runs once the blocker closes, before the open queued behind it.
+    call(&blocker, "closeIn", &[0.into()]).await;
+    let s = open_manual(&name).await;
+    assert_eq!(field(&s, "isNew"), JsValue::TRUE, "the database was deleted, and opened anew");
+    assert!(call(&s, "get", &["k".into()]).await.is_undefined());
+    call(&s, "close", &[]).await;
+    destroy(&name).await;
+}
+
 /// A transaction that is running (a request of it has answered) is busy, not stuck: it is never
 /// aborted for being slow, however short `timeoutMs` is against the whole transaction (issue 19:
 /// a 1 000 000-entry setMany timed out at the default 30 s while its requests kept answering).

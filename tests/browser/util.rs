@@ -122,7 +122,12 @@ pub async fn sleep(ms: u32) {
 
 /// Deletes the database after a test.
 pub async fn destroy(name: &str) {
-    resolve(|| format!("TtlStore.destroy({name:?})"), idb_ttl::js::TtlStore::destroy(name.into()).into()).await.expect("destroy");
+    try_destroy(name, JsValue::UNDEFINED).await.unwrap_or_else(|e| panic!("destroy {name}: {}", message(&e)));
+}
+
+/// `TtlStore.destroy(name, options)` whose error the test wants to see.
+pub async fn try_destroy(name: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    resolve(|| format!("TtlStore.destroy({name:?})"), idb_ttl::js::TtlStore::destroy(name.into(), options).into()).await
 }
 
 /// Every record physically stored in the `entries` object store, read with plain IndexedDB

@@ -83,6 +83,9 @@ export async function readmeExamples(readings: object[]): Promise<unknown[]> {
   const held: true | undefined = hourly.ttlIndex()?.paused;
   const { live, expired, removedTotal, selectMs }: { live: number; expired: number; removedTotal: number; selectMs: number } = await hourly.stats();
   await TtlStore.open("stepped", { batchSize: 1000, selectBatchSize: 250 });
+  await TtlStore.destroy("stepped", { timeoutMs: 5_000 });
+  // @ts-expect-error destroy takes timeoutMs only
+  await TtlStore.destroy("stepped", { autoReap: false });
   const stopEvents: () => void = events.observe<{ kind: string }>((docs) => console.log(docs.map((d) => d.value.kind)));
   stopEvents();
 
