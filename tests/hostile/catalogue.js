@@ -150,6 +150,8 @@ function positions() {
   addFull("TtlStore.open { encryption }", "flag", (e, x) => e.TtlStore.open(e.scratch(), { encryption: x }), { mention: "encryption", opens: true });
   addFull("TtlStore.open { encryption: { keyTtl } }", "after", (e, x) => e.TtlStore.open(e.scratch(), { encryption: { keyTtl: x } }), { mention: "encryption.keyTtl", opens: true });
   add("TtlStore.destroy name", "name", (e, x) => e.TtlStore.destroy(x), { mention: "database name" });
+  add("TtlStore.destroy options", "options", (e, x) => e.TtlStore.destroy(e.scratch(), x), { mention: "TtlStore.destroy options" });
+  add("TtlStore.destroy { timeoutMs }", "whole", (e, x) => e.TtlStore.destroy(e.scratch(), { timeoutMs: x }), { mention: "timeoutMs" });
   // Entries.
   add("set key", "key", (e, x) => e.store.set(x, 1), { mention: "key" });
   add("set value", "value", (e, x) => e.store.set("v", x), { mention: "\"v\"" });
